@@ -28,8 +28,9 @@
  * their result, the lines read are dispatched (served by the legacy session), then the channel is
  * closed (a request waiting for a legacy client's answer to a server→client request is answered
  * `-32603`: no answer can come any more), requests in flight
- * get `shutdownGraceMs` to finish (at input end, counted from when no line is held any more: the
- * lines held are served as the cap allows), and every request still running then is answered
+ * get `shutdownGraceMs` to finish (at input end, counted again each time a request held at the
+ * cap is started: the lines held are served as the cap allows while they make progress; on close()
+ * it is not counted again), and every request still running then is answered
  * `-32603` "Server shutting down": every request is answered once. The reader then has
  * `sendTimeoutMs` to take the answers written.
  */
@@ -246,11 +247,21 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   const mayDispatch = () => graceOver || (requests < maxInFlight && !outputFull() && openingsRunning === 0);
   /** Whether more than `maxOutputBytes` of answers wait to be written (input is not read then: a 'drain' resumes it). */
   const outputFull = () => !broken && !graceOver && output.writableLength >= maxOutputBytes;
-  // Complete lines read and not dispatched yet, in order (requests waiting for room under the cap), and their bytes.
-  // `keys` name the requests a `notifications/cancelled` may drop ({@link idKey}; a batch's several); `heldKeys` counts
-  // them, so a cancellation that names none (one for a request running, the usual case) costs no search.
-  const held: { line: Buffer; readonly keys: string[]; readonly opens: boolean }[] = [];
-  const heldKeys = new Map<string, number>();
+  // Complete lines read and not dispatched yet, in order (requests waiting for room under the cap), from `heldHead` on,
+  // `heldCount` of them not dropped, and their bytes. `keys` name the requests a `notifications/cancelled` may drop
+  // ({@link idKey}; a batch's several); `heldByKey` finds the entries by key, so a cancellation costs no search (with 80 000
+  // requests held, cancelling them one by one took a minute) and one that names none costs nothing. A dropped entry stays
+  // in the array, marked, until the head passes it.
+  interface HeldLine {
+    line: Buffer;
+    readonly keys: string[];
+    readonly opens: boolean;
+    dropped: boolean;
+  }
+  const held: HeldLine[] = [];
+  let heldHead = 0;
+  let heldCount = 0;
+  const heldByKey = new Map<string, HeldLine[]>();
   let heldBytes = 0;
   // How many held lines open a legacy session (initialize): a notifications/initialized read meanwhile waits behind them.
   let heldOpenings = 0;
@@ -259,26 +270,54 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const request = isPlainObject(message) && own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string" ? requestOf(message) : undefined;
     return request !== undefined && dispatcher.opensSession?.(message) !== true ? idKey(request.id) : undefined;
   }
-  function countKey(key: string, by: number): void {
-    const left = (heldKeys.get(key) ?? 0) + by;
-    if (left <= 0) heldKeys.delete(key);
-    else heldKeys.set(key, left);
+  function forgetKey(entry: HeldLine, key: string): void {
+    const entries = heldByKey.get(key);
+    if (entries === undefined) return;
+    entries.splice(entries.indexOf(entry), 1);
+    if (entries.length === 0) heldByKey.delete(key);
   }
-  /** Holds a line (`message`, as parsed), in order; a batch's requests are each found by their key. */
+  /**
+   * Holds a line (`message`, as parsed), in order; a batch's requests are each found by their key.
+   * The line is copied: a view would keep the whole chunk it was read in (64 KiB) alive for a line
+   * of a few bytes, past what `heldBytes` counts.
+   */
   function holdLine(line: Buffer, message: unknown): void {
     const opens = !Array.isArray(message) && dispatcher.opensSession?.(message) === true;
     const keys = (Array.isArray(message) ? message.map(cancelKey) : [cancelKey(message)]).filter((k): k is string => k !== undefined);
-    held.push({ line, keys, opens });
+    const entry: HeldLine = { line: Buffer.from(line), keys, opens, dropped: false };
+    held.push(entry);
+    heldCount++;
     heldBytes += line.length;
     if (opens) heldOpenings++;
-    for (const key of keys) countKey(key, 1);
+    for (const key of keys) {
+      const entries = heldByKey.get(key);
+      if (entries === undefined) heldByKey.set(key, [entry]);
+      else entries.push(entry);
+    }
   }
-  /** Takes the held line at `index` (the next one by default) out of the queue. */
-  function takeHeld(index = 0): Buffer {
-    const { line, keys, opens } = held.splice(index, 1)[0]!;
-    heldBytes -= line.length;
-    if (opens) heldOpenings--;
-    for (const key of keys) countKey(key, -1);
+  /** Takes a held entry out of the count (it stays in the array, dropped, until the head passes it). */
+  function release(entry: HeldLine): Buffer {
+    entry.dropped = true;
+    heldCount--;
+    heldBytes -= entry.line.length;
+    if (entry.opens) heldOpenings--;
+    for (const key of entry.keys) forgetKey(entry, key);
+    return entry.line;
+  }
+  /** Takes the next held line out of the queue (there is one: `heldCount > 0`). */
+  function takeHeld(): Buffer {
+    while (held[heldHead]!.dropped) heldHead++;
+    const line = release(held[heldHead]!);
+    heldHead++;
+    // The entries passed are let go of once they are most of the array.
+    if (heldHead > 1024 && heldHead * 2 > held.length) {
+      held.splice(0, heldHead);
+      heldHead = 0;
+    }
+    if (heldCount === 0) {
+      held.length = 0;
+      heldHead = 0;
+    }
     return line;
   }
   let inputEnded = false;
@@ -289,11 +328,15 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   let holdingUnread = false;
   /** Dispatches held lines while capacity allows; reads on while it may; finishes the shutdown when all is answered. */
   function pump(): void {
-    while (held.length > 0 && mayDispatch()) handleLine(takeHeld());
+    let started = 0;
+    while (heldCount > 0 && mayDispatch()) {
+      handleLine(takeHeld());
+      started++;
+    }
     if (closing) closeWhenServed();
-    if (closing && held.length === 0) startGrace();
+    if (closing && started > 0) restartGrace();
     if (!closing && !inputEnded && mayRead()) readOn();
-    if (closing && held.length === 0 && running === 0) finish();
+    if (closing && heldCount === 0 && running === 0) finish();
   }
   /** Splits what is left of the last chunk read, then reads the input on. */
   function readOn(): void {
@@ -325,7 +368,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * come after requests (see {@link arrive}).
    */
   function mayRead(): boolean {
-    return !outputFull();
+    // While an initialize is held or being answered, a request read past maxHeldBytes would be answered busy before the
+    // session's first line: input waits for that answer instead.
+    return !outputFull() && !(heldBytes >= maxHeldBytes && heldOpenings + openingsRunning > 0);
   }
   /**
    * One complete line read: dispatched now when nothing is held and there is room; else a line
@@ -335,7 +380,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * "Server busy" (memory stays bounded).
    */
   function arrive(line: Buffer): void {
-    if (held.length === 0 && mayDispatch()) return handleLine(line);
+    if (heldCount === 0 && mayDispatch()) return handleLine(line);
     const message = parsed(line);
     const kind = kindOf(message);
     if (kind === "ahead" && !graceOver) {
@@ -350,7 +395,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return;
     }
     if (graceOver) return handleLine(line);
-    if (heldBytes < maxHeldBytes || held.length === 0 || holdingUnread) return holdLine(line, message);
+    if (heldBytes < maxHeldBytes || heldCount === 0 || holdingUnread) return holdLine(line, message);
     // A notification is never answered: one beyond what is held is dropped.
     if (isNotificationMessage(message)) return;
     const busy = (id: string | number | undefined) => ({
@@ -405,25 +450,26 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const cancelled: unknown = isPlainObject(params) ? own(params, "requestId") : undefined;
     if (typeof cancelled !== "string" && typeof cancelled !== "number") return;
     const key = idKey(cancelled);
-    if (!heldKeys.has(key)) return;
-    const index = held.findIndex((h) => h.keys.includes(key));
-    const entry = held[index]!;
+    // The first held with that id (a client that gave two requests one id cancels the first).
+    const entry = heldByKey.get(key)?.[0];
+    if (entry === undefined) return;
     const batch = parsed(entry.line);
     if (!Array.isArray(batch)) {
-      takeHeld(index);
+      release(entry);
       return;
     }
     // A request of a held batch (2025-03-26): the batch goes on without it, or not at all when nothing else is left.
-    const rest = batch.filter((m) => cancelKey(m) !== key);
+    const at = batch.findIndex((m) => cancelKey(m) === key);
+    const rest = batch.filter((_, i) => i !== at);
     if (rest.length === 0) {
-      takeHeld(index);
+      release(entry);
       return;
     }
     const line = Buffer.from(JSON.stringify(rest));
     heldBytes += line.length - entry.line.length;
     entry.line = line;
     entry.keys.splice(entry.keys.indexOf(key), 1);
-    countKey(key, -1);
+    if (!entry.keys.includes(key)) forgetKey(entry, key);
   }
   /** A line as JSON, or `undefined` when it is not. */
   function parsed(line: Buffer): unknown {
@@ -502,6 +548,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     });
   }
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  // Set by close(): the grace period running is not started again.
+  let graceFixed = false;
   let channelClosed = false;
   /**
    * Shutting down: closes the channel once the lines read are dispatched, so they are served by
@@ -511,25 +559,30 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * requests waiting `-32603`.
    */
   function closeWhenServed(): void {
-    if (channelClosed || (held.length > 0 && awaiting.size === 0 && !graceOver)) return;
+    if (channelClosed || (heldCount > 0 && awaiting.size === 0 && !graceOver)) return;
     channelClosed = true;
-    while (held.length > 0) handleLine(takeHeld());
+    while (heldCount > 0) handleLine(takeHeld());
     dispatcher.closeChannel(channel, SHUTTING_DOWN);
     awaiting.clear();
   }
   /**
    * No more input: listen streams end with their result; what still runs after the grace period
-   * is answered -32603. On close() the grace period starts now; at input end once no line is held
-   * (see {@link pump}): the client sent them all before it ended its input, as a `cat` of requests
-   * does, and they are served as the cap allows.
+   * is answered -32603. On close() the grace period starts now. At input end it starts again each
+   * time a held request is started: the client sent them all before it ended its input, as a `cat`
+   * of requests does, and they are served as the cap allows while they make progress (a close()
+   * then, as SIGTERM, stops that: the grace period running is the last).
    */
   function beginShutdown(byClose: boolean): void {
-    if (closing) return;
+    if (closing) {
+      if (byClose) graceFixed = true;
+      return;
+    }
     closing = true;
+    graceFixed = byClose;
     input.pause();
     dispatcher.closeSubscriptions();
     closeWhenServed();
-    if (byClose) startGrace();
+    startGrace();
     pump();
   }
   function startGrace(): void {
@@ -540,6 +593,13 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       for (const controller of timed) controller.abort(SHUTTING_DOWN);
       pump();
     }, shutdownGraceMs);
+  }
+  /** At input end, a held request started: the grace period counts from now (see {@link beginShutdown}). */
+  function restartGrace(): void {
+    if (graceFixed || graceOver || finished || graceTimer === undefined) return;
+    clearTimeout(graceTimer);
+    graceTimer = undefined;
+    startGrace();
   }
   function ended(): void {
     if (inputEnded) return;

@@ -1552,6 +1552,16 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     await within(server.closed);
   });
 
+  it("over stdio, the answer to initialize is the first line even when the requests read with it pass maxHeldBytes (helper-115: Server busy lines came first)", async () => {
+    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1, maxHeldBytes: 100 });
+    const echoes = Array.from({ length: 10 }, (_, i) => JSON.stringify(echo(10 + i, "x")) + "\n").join("");
+    input.write(JSON.stringify(initialize(1, BATCH_VERSION)) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n" + echoes);
+    await within(until(() => answered(1) !== undefined && Array.from({ length: 10 }, (_, i) => answered(10 + i)).every((a) => a !== undefined)));
+    expect(lines[0]).toMatchObject({ jsonrpc: "2.0", id: 1, result: { protocolVersion: BATCH_VERSION } });
+    input.end();
+    await within(server.closed);
+  });
+
   it("over stdio at the cap, with maxHeldBytes held: a batch is answered Server busy for each of its requests, in one array; a batch mixing responses and requests is refused at once (helper-62)", async () => {
     const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1, maxHeldBytes: 64 * 1024 });
     input.write(JSON.stringify(initialize(1, BATCH_VERSION, { roots: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
