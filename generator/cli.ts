@@ -15,7 +15,7 @@ import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
-import { checkOutput, fileHead, heldSignalsReleased, isInside, leftByKilledRun, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
+import { checkOutput, fileHead, heldSignalsReleased, isInside, leftByKilledRun, setInterruptNote, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
 import { withoutByteOrderMark } from "./json-text.js";
 import { diffSnapshots, diffSummary, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, parseOptionsLine, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
@@ -686,10 +686,17 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
     }
   }
   let code = failed > 0 ? EXIT_ERROR : EXIT_OK;
-  for (const one of prepared) {
-    // A Ctrl-C during the write before ends the run here, not after the next output's wait for its lock (helper-108).
-    await heldSignalsReleased();
-    code = Math.max(code, finishOne(one, flags, io, several));
+  try {
+    for (const [i, one] of prepared.entries()) {
+      // A Ctrl-C during the write before ends the run here, not after the next output's wait for its lock (helper-108).
+      await heldSignalsReleased();
+      // Said if a signal ends the run once this output is written: the outputs after it are not (helper-112: nothing was said).
+      const left = prepared.slice(i + 1).map((p) => p.out);
+      setInterruptNote(left.length === 0 ? undefined : `interrupted: ${left.join(", ")} ${left.length === 1 ? "was" : "were"} not written`);
+      code = Math.max(code, finishOne(one, flags, io, several));
+    }
+  } finally {
+    setInterruptNote(undefined);
   }
   return code;
 }

@@ -15,7 +15,7 @@
  * header at a path the run writes stops it (MCG404) unless `replaceForeign`.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { structuredPatch } from "diff";
@@ -917,6 +917,17 @@ let generation = 0;
 let released: Promise<void> = Promise.resolve();
 let settle: () => void = () => {};
 
+/** What the process says on stderr when a held signal ends it ({@link setInterruptNote}). */
+let interruptNote: string | undefined;
+
+/**
+ * Sets the line the process writes to stderr when a signal a write held ends it (the command line:
+ * which outputs are left unwritten), or clears it (`undefined`).
+ */
+export function setInterruptNote(note: string | undefined): void {
+  interruptNote = note;
+}
+
 /** The listener of the held signals: ends the process by the signal, once nothing holds it, unless the program listens too. */
 function endBy(signal: NodeJS.Signals): void {
   for (const s of HELD_SIGNALS) process.off(s, endBy);
@@ -924,7 +935,16 @@ function endBy(signal: NodeJS.Signals): void {
   generation++;
   settle();
   // Others listening (a program embedding the generator) were called too, and decide.
-  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  if (process.listenerCount(signal) !== 0) return;
+  if (interruptNote !== undefined) {
+    try {
+      // Written at once: the process ends in the next line.
+      writeSync(2, `${interruptNote} (${signal})\n`);
+    } catch {
+      // stderr is gone: nothing to say it on
+    }
+  }
+  process.kill(process.pid, signal);
 }
 
 /**
