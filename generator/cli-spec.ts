@@ -8,13 +8,13 @@
 import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { checkSpecFolder, EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, shellQuote, usage, type CliIO } from "./cli.js";
+import { checkSpecFolder, EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, usage, type CliIO } from "./cli.js";
 import { versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
 import { fetchSpec, isVersionName, LOCK_FILE_NAME, lockedSpecDir, lockedVersions, type FetchedSpec } from "./spec/index.js";
-import { commandName } from "./version.js";
+import { commandName, shellQuote } from "./shell.js";
 
 /** The flags that choose how a locked revision is read. */
 export interface LockedInputFlags {

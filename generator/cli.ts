@@ -23,7 +23,7 @@ import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, readLock } from "./spec/index.js";
 import { isPackageName, LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, ScaffoldWriteError, writeScaffold, type ScaffoldExample, type ScaffoldWrite } from "./scaffold/index.js";
-import { commandName } from "./version.js";
+import { commandName, shellQuote } from "./shell.js";
 
 /** Where the CLI prints. Tests pass their own. */
 export interface CliIO {
@@ -280,11 +280,6 @@ function existingPackageName(dir: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** `dir` as one shell word: as it is when it is plainly safe, else in single quotes. */
-export function shellQuote(dir: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(dir) && !dir.startsWith("-") ? dir : `'${dir.replace(/'/g, "'\\''")}'`;
 }
 
 /** The scaffold flags. */

@@ -20,13 +20,3 @@ function readVersion(): string {
 }
 
 export const GENERATOR_VERSION: string = readVersion();
-
-/**
- * How a person runs this program from a shell, for the commands messages print: `npx
- * mcp-schema-codegen` when the package is installed in a `node_modules` folder (as a project's
- * dependency, its bin is on the PATH of npm scripts and npx only), else `mcp-schema-codegen`.
- * `where` is this module's own file.
- */
-export function commandName(where: string = fileURLToPath(import.meta.url)): string {
-  return /[\\/]node_modules[\\/]/.test(where) ? "npx mcp-schema-codegen" : "mcp-schema-codegen";
-}

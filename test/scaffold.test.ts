@@ -402,6 +402,10 @@ describe("scaffold command", () => {
       // Outside the project, given relative to the current folder: absolute (the project may move, the checkout stays).
       expect((await cli("scaffold", "outside", "--spec", relative(parent, SPEC_DIR), "--spec-version", "draft", "--eras", "modern", "--docs", "none")).code).toBe(0);
       expect(inputOf("outside")).toEqual({ spec: SPEC_DIR, version: "draft" });
+      // The schema named through a link to the parent folder is still inside the project (helper-116: absolute, and lost when moved).
+      symlinkSync(parent, "linked");
+      expect((await cli("scaffold", "srv", "--schema", join(parent, "linked", "srv", "vendor", "draft", "schema.ts"), "--docs", "none", "--force")).code).toBe(0);
+      expect(inputOf("srv")).toEqual([{ schema: "vendor/draft/schema.ts" }, { schema: "vendor/2025-11-25/schema.ts" }]);
       // Moved (as a clone elsewhere would be): each project's check reads the copies that moved with it.
       mkdirSync("elsewhere");
       for (const project of ["srv", "specs"]) {

@@ -920,6 +920,13 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
         `name it with \`spec fetch --lock ${join(dir, "mcp-spec.lock.json")} --from ${plain} --ref <full commit sha>\` to pin the folder as that commit, ` +
         `or read the folder itself with --spec ${plain} --spec-version <v>, or run \`spec fetch --lock ${join(dir, "mcp-spec.lock.json")}\` once with the network`,
     ]);
+    // A folder whose name the shell would split is quoted in the commands the message gives (helper-116).
+    const spaced = join(dir, "my spec");
+    mkdirSync(join(spaced, "schema", "draft"), { recursive: true });
+    writeFileSync(join(spaced, "schema", "draft", "schema.ts"), readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts")));
+    const quoted = (await failure(fetchSpec({ ...options, from: spaced })))[0]!;
+    expect(quoted).toContain(` --from '${spaced}' --ref <full commit sha>\``);
+    expect(quoted).toContain(`read the folder itself with --spec '${spaced}' --spec-version <v>`);
     // --offline with no lock at all offers the same way.
     expect((await failure(fetchSpec({ ...options, offline: true })))[0]).toContain(
       `run \`spec fetch --lock ${join(dir, "mcp-spec.lock.json")}\` once with the network, or pin a local clone with \`spec fetch --lock ${join(dir, "mcp-spec.lock.json")} --from <clone>\`, or give a local clone`,
@@ -1099,6 +1106,42 @@ describe("spec fetch --from <dir> --ref <commit>: a folder pinned as the commit 
     ]);
     expect((await failure(fetchSpec({ ...options, from: clone, ref: "main" })))[0]).toContain(`--ref main is no full commit sha, and a folder does not say what a branch or tag names (leave --ref out to pin the clone's HEAD, ${head}); name it with`);
     expect(existsSync(lock)).toBe(false);
+    // A file git ignores, or one it is told not to look at, is no part of the commit either (helper-116: both were pinned).
+    writeFileSync(join(clone, ".gitignore"), "schema/extra/\n");
+    git("add", ".gitignore");
+    git("commit", "-qm", "ignore");
+    const ignoring = git("rev-parse", "HEAD");
+    mkdirSync(join(clone, "schema", "extra"));
+    writeFileSync(join(clone, "schema", "extra", "schema.ts"), "export type Evil = 1;\n");
+    expect((await failure(fetchSpec({ ...options, from: clone })))[0]).toContain("has changes that are not committed (schema/extra/schema.ts)");
+    rmSync(join(clone, "schema", "extra"), { recursive: true });
+    git("update-index", "--skip-worktree", "schema/draft/schema.ts");
+    writeFileSync(join(clone, "schema", "draft", "schema.ts"), "// hidden\n");
+    expect((await failure(fetchSpec({ ...options, from: clone })))[0]).toContain("has changes that are not committed (schema/draft/schema.ts)");
+    git("update-index", "--no-skip-worktree", "schema/draft/schema.ts");
+    git("checkout", "-q", "--", "schema");
+    // A clone whose checkout converted its line ends (core.autocrlf, Git for Windows' default): git sees no change, the bytes differ.
+    const lf = join(dir, "lf");
+    mkdirSync(join(lf, "schema", "draft"), { recursive: true });
+    writeFileSync(join(lf, "schema", "draft", "schema.ts"), 'export const LATEST_PROTOCOL_VERSION = "draft";\nexport interface A {\n  a: string;\n}\n');
+    execFileSync("git", ["init", "-q"], { cwd: lf });
+    execFileSync("git", ["-c", "core.autocrlf=false", "add", "-A"], { cwd: lf });
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "lf"], { cwd: lf });
+    const lfHead = execFileSync("git", ["rev-parse", "HEAD"], { cwd: lf, encoding: "utf8" }).trim();
+    const crlf = join(dir, "crlf");
+    execFileSync("git", ["clone", "-q", "-c", "core.autocrlf=true", lf, crlf]);
+    expect(readFileSync(join(crlf, "schema", "draft", "schema.ts"), "utf8")).toContain("\r\n");
+    expect(await failure(fetchSpec({ ...options, from: crlf }))).toEqual([
+      `error MCG503: --from ${crlf} is a git work tree whose files are not byte for byte those of commit ${lfHead} (schema/draft/schema.ts): git changed them as it checked them out ` +
+        "(line ends under core.autocrlf, or a filter), and their sha256 would not be the commit's; check them out as they are " +
+        `(\`git -C ${crlf} -c core.autocrlf=false checkout -f HEAD -- schema\`, or clone with -c core.autocrlf=false) and run again; nothing was cached`,
+    ]);
+    expect(existsSync(lock)).toBe(false);
+    // --update with the HEAD filled in moves the pin and keeps its ref (helper-116: "main" became the sha).
+    writeFileSync(lock, JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: DIGESTS }] }));
+    const [moved] = await fetchSpec({ ...options, from: clone, update: true });
+    expect(moved!.pin).toEqual({ ref: "main", commit: ignoring, schemas: DIGESTS });
+    rmSync(lock);
     // A spec folder inside another repository: that repository's HEAD says nothing of the spec, and is not read.
     const outer = join(dir, "outer");
     mkdirSync(join(outer, "vendor", "spec", "schema", "draft"), { recursive: true });

@@ -18,7 +18,7 @@ import { formatDiagnostic, GeneratorError, sortDiagnostics } from "../generator/
 import { generate } from "../generator/index.js";
 import { jsonSyntaxProblem } from "../generator/json-text.js";
 import { shortDiff } from "../generator/write.js";
-import { commandName } from "../generator/version.js";
+import { commandName } from "../generator/shell.js";
 import { scratchDir, SPEC_DIR } from "./support/corpus.js";
 
 describe("names", () => {

@@ -12,6 +12,7 @@ import { protocolFacts } from "../analyze/protocol.js";
 import type { Diagnostic } from "../ir.js";
 import { loadSchema, type SchemaInput } from "../load/index.js";
 import { lowerSchema } from "../lower/index.js";
+import { ts } from "../ts-morph.js";
 import { INDEX_SIGNATURE, literalEnd, protocolSnapshot, TAGS_OPEN, withoutOwnTags, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
 
 export { protocolSnapshot, type ProtocolSnapshot } from "./snapshot.js";
@@ -274,31 +275,16 @@ function typeTokensText(tokens: readonly string[]): string {
 }
 
 /**
- * The tokens of a type's source text, whitespace left out: string literals (in double quotes, as
- * JSON writes them, whichever quote the source used), names, `=>`, and each other character.
+ * The tokens of a type's source text, as TypeScript's scanner reads them (whitespace and comments
+ * left out: helper-116, a comment in an `extends` clause was read as part of it): string literals in
+ * double quotes, as JSON writes them, whichever quote the source used; each other token as written.
  */
 function typeTokens(text: string): string[] {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
   const tokens: string[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (/\s/.test(c)) continue;
-    if (c === '"' || c === "'") {
-      let value = "";
-      for (i++; i < text.length && text[i] !== c; i++) {
-        // An escaped quote is the quote; any other escape is kept as written.
-        if (text[i] === "\\" && i + 1 < text.length) value += text[i + 1] === '"' || text[i + 1] === "'" ? text[++i] : text[i]! + text[++i]!;
-        else value += text[i];
-      }
-      tokens.push(`"${value.replace(/"/g, '\\"')}"`);
-    } else if (/[\w$.]/.test(c)) {
-      let end = i;
-      while (end < text.length && /[\w$.]/.test(text[end]!)) end++;
-      tokens.push(text.slice(i, end));
-      i = end - 1;
-    } else if (c === "=" && text[i + 1] === ">") {
-      tokens.push("=>");
-      i++;
-    } else tokens.push(c);
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    const literal = kind === ts.SyntaxKind.StringLiteral || kind === ts.SyntaxKind.NoSubstitutionTemplateLiteral;
+    tokens.push(literal ? JSON.stringify(scanner.getTokenValue()) : scanner.getTokenText());
   }
   return tokens;
 }
@@ -331,17 +317,20 @@ function ancestors(snapshot: ProtocolSnapshot, name: string, found = new Set<str
 }
 
 /**
- * Whether `alias` and `iface` are one type written two ways: `type X = Y` and `interface X extends
- * Y {}` (no member, no index signature and no tag of their own), which check the same values.
+ * Whether `alias` and `iface` (a type of `ifaceSide`) are one type written two ways: `type X = Y`
+ * and `interface X extends Y {}` (no member, index signature or tag of its own: an index signature
+ * is the one it inherits from Y, as upstream's `Result` has), which check the same values.
  */
-function renamesItsBase(alias: TypeSnapshot, iface: TypeSnapshot): boolean {
+function renamesItsBase(alias: TypeSnapshot, iface: TypeSnapshot, ifaceSide: ProtocolSnapshot): boolean {
   if (alias.kind !== "alias" || iface.kind !== "interface" || alias.type === undefined || !/^[A-Za-z_$][\w$]*$/.test(alias.type)) return false;
   if ((alias.checked !== undefined && alias.checked !== alias.type) || Object.keys(alias.constraints ?? {}).length > 0) return false;
-  return iface.extends?.length === 1 && iface.extends[0] === alias.type && Object.keys(iface.properties ?? {}).length === 0 && iface.indexSignature === undefined;
+  if (iface.extends?.length !== 1 || iface.extends[0] !== alias.type || Object.keys(iface.properties ?? {}).length > 0) return false;
+  const base = Object.hasOwn(ifaceSide.types, alias.type) ? ifaceSide.types[alias.type] : undefined;
+  return iface.indexSignature === undefined || (iface.indexSignature === base?.indexSignature && iface.indexChecked === base?.indexChecked);
 }
 
 function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {
-  if (from.kind !== to.kind) return renamesItsBase(from, to) || renamesItsBase(to, from) ? [] : [{ change: "kind", from: from.kind, to: to.kind }];
+  if (from.kind !== to.kind) return [{ change: "kind", from: from.kind, to: to.kind }];
   if (from.kind === "alias") {
     const [a, b] = [{ type: from.type ?? "", checked: from.checked }, { type: to.type ?? "", checked: to.checked }];
     const same = typesMatch(a, b, named);
@@ -482,7 +471,9 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
 
   const t = keys(from.types, to.types);
   const typeChangeList = t.both.flatMap((name) => {
-    const changes = typeChanges(own(from.types, name), own(to.types, name), { from: ancestors(from, name), to: ancestors(to, name) }, named);
+    const [a, b] = [own(from.types, name), own(to.types, name)];
+    if (renamesItsBase(a, b, to) || renamesItsBase(b, a, from)) return [];
+    const changes = typeChanges(a, b, { from: ancestors(from, name), to: ancestors(to, name) }, named);
     return changes.length > 0 ? [{ name, changes }] : [];
   });
 

@@ -502,7 +502,7 @@ class Lowerer {
     return {
       kind: "interface",
       name,
-      heritage: nodes.flatMap((n) => n.getExtends().map((e) => e.getText().replace(/\s+/g, " "))),
+      heritage: nodes.flatMap((n) => n.getExtends().map((e) => oneLine(e.getText()))),
       type: this.interfaceShape(name),
       exported: nodes.some((n) => n.isExported()),
       docs: docsOf(nodes.flatMap((n) => n.getJsDocs())),
@@ -1260,3 +1260,16 @@ export function describeKind(node: Node): string {
 }
 
 export type { Docs };
+
+/**
+ * TypeScript source on one line: its comments left out (helper-116: a comment in an `extends`
+ * clause was read as part of it), each run of white space one space.
+ */
+function oneLine(text: string): string {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  let out = "";
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    out += kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia ? " " : scanner.getTokenText();
+  }
+  return out.replace(/\s+/g, " ").trim();
+}

@@ -18,7 +18,7 @@
  * through the spec lock (`--spec-version` alone) are named as versions of the revision a copy of
  * the lock (`mcp-spec.lock.json`) pins.
  */
-import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
@@ -199,6 +199,21 @@ export function requireStateless(facts: ProtocolFacts, ir: SchemaIR): void {
   );
 }
 
+/** `path` with the links of its longest existing part resolved (a project folder may not exist yet). */
+function realPathOf(path: string): string {
+  const rest: string[] = [];
+  for (let head = path; ; ) {
+    try {
+      return join(realpathSync(head), ...rest);
+    } catch {
+      const parent = dirname(head);
+      if (parent === head) return path;
+      rest.unshift(basename(head));
+      head = parent;
+    }
+  }
+}
+
 /**
  * The project's configuration file: `src/generated/` from the scaffold's schemas with its
  * options, so that `generate` in the project regenerates it as written (both eras, or one).
@@ -215,9 +230,11 @@ function configFile(schema: SchemaInput | readonly SchemaInput[], docs: string |
   const named = (path: string): string => {
     const absolute = resolve(path);
     if (projectDir === undefined) return absolute;
-    const root = resolve(projectDir);
-    if (absolute === root) return ".";
-    return isInside(absolute, root) ? relative(root, absolute).split(sep).join("/") : absolute;
+    // Compared as real paths: a link among the parents of either names the same folder another way (helper-116: a schema given
+    // through a linked folder was named by its absolute path, and the moved project lost it).
+    const [real, root] = [realPathOf(absolute), realPathOf(resolve(projectDir))];
+    if (real === root) return ".";
+    return isInside(real, root) ? relative(root, real).split(sep).join("/") : absolute;
   };
   const entries: object[] = [];
   for (const input of inputs) {

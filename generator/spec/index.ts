@@ -45,7 +45,7 @@ import { jsonPlace, jsonSyntaxProblem, repeatedKey, withoutByteOrderMark, type J
 import { ts } from "../ts-morph.js";
 import { holdingLock, isAlive, isInside, writeFileAtomic, writeTarget } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, isVersionName, KEPT_FOLDERS, type ArchiveLimits } from "./archive.js";
-import { commandName } from "../version.js";
+import { commandName, shellQuote } from "../shell.js";
 
 export { DEFAULT_ARCHIVE_LIMITS, isVersionName, type ArchiveLimits } from "./archive.js";
 
@@ -374,7 +374,8 @@ function warnUnnamed(pin: SpecPin, found: Readonly<Record<string, string>>, lock
  */
 function fetchCommand(lockFile: string, ...flags: string[]): string {
   const lock = lockFile === resolve(LOCK_FILE_NAME) ? [] : ["--lock", /^[\w@%+=:,./-]+$/.test(lockFile) ? lockFile : JSON.stringify(lockFile)];
-  return ["spec fetch", ...lock, ...flags].join(" ");
+  // A value a user gave (a --from path) is quoted where a shell would split it (helper-116); a placeholder (`<clone>`) is not.
+  return ["spec fetch", ...lock, ...flags.map((flag) => (/^<[^>]*>$|^--[a-z-]+$/.test(flag) ? flag : shellQuote(flag)))].join(" ");
 }
 
 /**
@@ -544,6 +545,8 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   // Which pins to handle, and whether each is downloaded by its commit (enforced) or by its ref (new or updated).
   interface Job {
     readonly ref: string;
+    /** The ref a pin written for it names, when not `ref`: a pin moved to a clone's HEAD keeps its own (helper-116: "main" became the sha). */
+    readonly pinRef?: string;
     readonly locked?: SpecPin;
     readonly index: number;
   }
@@ -559,7 +562,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         "MCG504",
         `--from: there is no lock file ${where.lockFile} naming the revision to copy, and ${why}; ` +
           `name it with \`${fetchCommand(where.lockFile, "--from", options.from!, "--ref", "<full commit sha>")}\` to pin the folder as that commit, ` +
-          `or read the folder itself with --spec ${options.from} --spec-version <v>, or run \`${fetchCommand(where.lockFile)}\` once with the network`,
+          `or read the folder itself with --spec ${shellQuote(options.from!)} --spec-version <v>, or run \`${fetchCommand(where.lockFile)}\` once with the network`,
       );
     }
     if (options.offline && from === undefined) {
@@ -585,7 +588,8 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
             : "with --from, --ref names one of them by its ref or its full commit";
       throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${ref}; ${mend}`);
     }
-    jobs = [{ ref, index: Math.max(index, 0), ...(index >= 0 ? { locked: lock.pins[index]! } : {}) }];
+    const pinRef = options.ref === undefined && tree !== undefined ? lock.pins[Math.max(index, 0)]!.ref : undefined;
+    jobs = [{ ref, index: Math.max(index, 0), ...(index >= 0 ? { locked: lock.pins[index]! } : {}), ...(pinRef !== undefined ? { pinRef } : {}) }];
   }
 
   // A lock that will be written needs its folder: found missing now, not after the downloads.
@@ -623,7 +627,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
           : `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (${lockSideAdvice(where.lockFile, pins, vouched.ref)})`;
         throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; ${advice}`);
       }
-      const pin: SpecPin = enforce ? vouched : { ref: job.ref, commit: vouched.commit, schemas: vouched.schemas };
+      const pin: SpecPin = enforce ? vouched : { ref: job.pinRef ?? job.ref, commit: vouched.commit, schemas: vouched.schemas };
       const replaced = enforce ? undefined : pins[job.index];
       if (!enforce) {
         pins[job.index] = pin;
@@ -659,7 +663,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
             if (mismatched.length > 0) throw new NotHeld();
           },
         );
-        const pin: SpecPin = enforce ? vouched! : { ref: job.ref, commit, schemas: vouched?.schemas ?? digests };
+        const pin: SpecPin = enforce ? vouched! : { ref: job.pinRef ?? job.ref, commit, schemas: vouched?.schemas ?? digests };
         const replaced = enforce ? undefined : pins[job.index];
         if (!enforce) {
           pins[job.index] = pin;
@@ -797,7 +801,10 @@ function copySourceProblem(from: string): string | undefined {
 /** A git work tree whose top is a `--from` folder: the commit checked out, and the paths under the kept folders that differ from it. */
 interface WorkTree {
   readonly commit: string;
+  /** Paths under the kept folders not as the commit has them: changed, staged, untracked or ignored, or hidden from git (skip-worktree, assume-unchanged). */
   readonly changed: readonly string[];
+  /** `schema/` files whose bytes differ from the commit's though git sees no change: end-of-line conversion (`core.autocrlf`) or a filter. */
+  readonly converted: readonly string[];
 }
 
 /**
@@ -814,11 +821,26 @@ function workTree(folder: string): WorkTree | undefined {
   };
   const [top, commit] = git("rev-parse", "--show-toplevel", "HEAD")?.trim().split("\n") ?? [];
   if (top === undefined || commit === undefined || !FULL_COMMIT.test(commit) || realpathSync(top) !== realpathSync(folder)) return undefined;
-  const status = git("status", "--porcelain", "--untracked-files=all", "-z", "--", ...KEPT_FOLDERS);
-  if (status === undefined) return undefined;
+  // Ignored files too: a .gitignore'd schema/<v>/schema.ts would be copied and pinned as part of the commit (helper-116).
+  const status = git("status", "--porcelain", "--untracked-files=all", "--ignored", "-z", "--", ...KEPT_FOLDERS);
+  // Tracked files git is told not to look at (`ls-files -v`: S skip-worktree, a lower-case letter assume-unchanged).
+  const hidden = git("ls-files", "-v", "-z", "--", ...KEPT_FOLDERS);
+  const blobs = git("ls-tree", "-r", "-z", "HEAD", "--", "schema/");
+  if (status === undefined || hidden === undefined || blobs === undefined) return undefined;
   // `-z`: entries end in NUL, a rename's entry is followed by its old path; each entry is two status letters, a space, the path.
   const changed = status.split("\0").filter((entry) => /^.. /.test(entry)).map((entry) => entry.slice(3));
-  return { commit: commit.toLowerCase(), changed };
+  changed.push(...hidden.split("\0").filter((entry) => /^(?:S|[a-z]) /.test(entry)).map((entry) => entry.slice(2)));
+  // The bytes in the folder against the commit's blobs, without git's conversions: a clone made with core.autocrlf (Git for
+  // Windows' default) has CRLF lines that git reports as no change, and their sha256 is not the commit's (helper-116).
+  const tracked = blobs
+    .split("\0")
+    .map((entry) => /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(entry))
+    .filter((m): m is RegExpExecArray => m !== null && !changed.includes(m[2]!) && existsSync(join(folder, m[2]!)));
+  const raw = tracked.length === 0 ? "" : git("hash-object", "--no-filters", "--", ...tracked.map((m) => m[2]!));
+  if (raw === undefined) return undefined;
+  const hashes = raw.trim().split("\n");
+  const converted = tracked.filter((m, i) => hashes[i] !== m[1]).map((m) => m[2]!);
+  return { commit: commit.toLowerCase(), changed, converted };
 }
 
 /**
@@ -834,8 +856,17 @@ function checkWorkTree(tree: WorkTree, given: string, ref: string | undefined): 
         "commit or stash them (or `git checkout` the commit to pin) and run again; nothing was cached",
     );
   }
+  if (tree.converted.length > 0) {
+    const shown = tree.converted.slice(0, 3).join(", ") + (tree.converted.length > 3 ? `, and ${tree.converted.length - 3} more` : "");
+    throw fail(
+      "MCG503",
+      `--from ${given} is a git work tree whose files are not byte for byte those of commit ${tree.commit} (${shown}): git changed them as it checked them out ` +
+        "(line ends under core.autocrlf, or a filter), and their sha256 would not be the commit's; check them out as they are " +
+        `(\`git -C ${shellQuote(given)} -c core.autocrlf=false checkout -f HEAD -- schema\`, or clone with -c core.autocrlf=false) and run again; nothing was cached`,
+    );
+  }
   if (ref !== undefined && FULL_COMMIT.test(ref) && ref.toLowerCase() !== tree.commit) {
-    throw fail("MCG503", `--from ${given} is a git work tree at commit ${tree.commit}, not ${ref} as --ref says; \`git -C ${given} checkout ${ref}\` first, or leave --ref out to pin ${tree.commit}; nothing was cached`);
+    throw fail("MCG503", `--from ${given} is a git work tree at commit ${tree.commit}, not ${ref} as --ref says; \`git -C ${shellQuote(given)} checkout ${ref}\` first, or leave --ref out to pin ${tree.commit}; nothing was cached`);
   }
 }
 
