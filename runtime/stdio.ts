@@ -81,6 +81,9 @@ const LISTEN = "subscriptions/listen";
 /** The notification a legacy client sends once its `initialize` is answered (every legacy revision names it so). */
 const INITIALIZED = "notifications/initialized";
 const SHUTTING_DOWN = "Server shutting down";
+/** What keeping a held line costs besides its bytes (its entry, its keys and their index), counted against `maxHeldBytes`. */
+const HELD_LINE_COST = 512;
+const NO_BYTES = Buffer.alloc(0);
 
 /**
  * Serves `dispatcher` over stdio. Requests are answered concurrently, each as soon as it is
@@ -270,12 +273,16 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const request = isPlainObject(message) && own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string" ? requestOf(message) : undefined;
     return request !== undefined && dispatcher.opensSession?.(message) !== true ? idKey(request.id) : undefined;
   }
+  /** Takes `entry` out of the entries held under `key` (each entry is there once per key, however often its batch names it). */
   function forgetKey(entry: HeldLine, key: string): void {
     const entries = heldByKey.get(key);
-    if (entries === undefined) return;
-    entries.splice(entries.indexOf(entry), 1);
-    if (entries.length === 0) heldByKey.delete(key);
+    const at = entries === undefined ? -1 : entries.indexOf(entry);
+    if (at < 0) return;
+    entries!.splice(at, 1);
+    if (entries!.length === 0) heldByKey.delete(key);
   }
+  /** What a held line counts against `maxHeldBytes`: its bytes, and what keeping it costs besides (its entry, its keys). */
+  const heldCost = (line: Buffer): number => line.length + HELD_LINE_COST;
   /**
    * Holds a line (`message`, as parsed), in order; a batch's requests are each found by their key.
    * The line is copied: a view would keep the whole chunk it was read in (64 KiB) alive for a line
@@ -287,28 +294,42 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const entry: HeldLine = { line: Buffer.from(line), keys, opens, dropped: false };
     held.push(entry);
     heldCount++;
-    heldBytes += line.length;
+    heldBytes += heldCost(entry.line);
     if (opens) heldOpenings++;
-    for (const key of keys) {
+    // Once per key: a batch that names one id twice (the client's mistake) is found once by it.
+    for (const key of new Set(keys)) {
       const entries = heldByKey.get(key);
       if (entries === undefined) heldByKey.set(key, [entry]);
       else entries.push(entry);
     }
   }
-  /** Takes a held entry out of the count (it stays in the array, dropped, until the head passes it). */
+  /**
+   * Takes a held entry out of the count and returns its line. The entry stays in the array, dropped
+   * and without its bytes, until the head passes it, or until dropped entries are most of the array
+   * (cancellations while a request that never ends holds the cap: their lines kept 300 MiB).
+   */
   function release(entry: HeldLine): Buffer {
+    const line = entry.line;
     entry.dropped = true;
+    entry.line = NO_BYTES;
     heldCount--;
-    heldBytes -= entry.line.length;
+    heldBytes -= heldCost(line);
     if (entry.opens) heldOpenings--;
-    for (const key of entry.keys) forgetKey(entry, key);
-    return entry.line;
+    for (const key of new Set(entry.keys)) forgetKey(entry, key);
+    if (held.length - heldHead > 1024 && held.length - heldHead > 2 * heldCount) {
+      let kept = 0;
+      for (let i = heldHead; i < held.length; i++) if (!held[i]!.dropped) held[kept++] = held[i]!;
+      held.length = kept;
+      heldHead = 0;
+    }
+    return line;
   }
   /** Takes the next held line out of the queue (there is one: `heldCount > 0`). */
   function takeHeld(): Buffer {
     while (held[heldHead]!.dropped) heldHead++;
-    const line = release(held[heldHead]!);
-    heldHead++;
+    // Past it first: release() may compact the array from the head on.
+    const entry = held[heldHead++]!;
+    const line = release(entry);
     // The entries passed are let go of once they are most of the array.
     if (heldHead > 1024 && heldHead * 2 > held.length) {
       held.splice(0, heldHead);
@@ -368,9 +389,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * come after requests (see {@link arrive}).
    */
   function mayRead(): boolean {
-    // While an initialize is held or being answered, a request read past maxHeldBytes would be answered busy before the
-    // session's first line: input waits for that answer instead.
-    return !outputFull() && !(heldBytes >= maxHeldBytes && heldOpenings + openingsRunning > 0);
+    return !outputFull();
   }
   /**
    * One complete line read: dispatched now when nothing is held and there is room; else a line
@@ -401,7 +420,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const busy = (id: string | number | undefined) => ({
       jsonrpc: "2.0",
       ...(id === undefined ? {} : { id }),
-      error: { code: -32603, message: `Server busy: ${maxInFlight} request${maxInFlight === 1 ? " is" : "s are"} running and ${heldBytes} bytes of requests wait (maxHeldBytes: ${maxHeldBytes}); send it again later` },
+      error: { code: -32603, message: `Server busy: ${maxInFlight} request${maxInFlight === 1 ? " is" : "s are"} running and ${heldCount} more wait (maxHeldBytes: ${maxHeldBytes}); send it again later` },
     });
     // A line holding no request that would run (not JSON, not a message, an id that is no id, no method, an empty batch, a
     // batch of such) runs nothing: the dispatcher answers it at once, as when the server is idle (before,
@@ -466,7 +485,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return;
     }
     const line = Buffer.from(JSON.stringify(rest));
-    heldBytes += line.length - entry.line.length;
+    heldBytes += heldCost(line) - heldCost(entry.line);
     entry.line = line;
     entry.keys.splice(entry.keys.indexOf(key), 1);
     if (!entry.keys.includes(key)) forgetKey(entry, key);

@@ -1552,14 +1552,25 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     await within(server.closed);
   });
 
-  it("over stdio, the answer to initialize is the first line even when the requests read with it pass maxHeldBytes (helper-115: Server busy lines came first)", async () => {
-    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1, maxHeldBytes: 100 });
-    const echoes = Array.from({ length: 10 }, (_, i) => JSON.stringify(echo(10 + i, "x")) + "\n").join("");
-    input.write(JSON.stringify(initialize(1, BATCH_VERSION)) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n" + echoes);
-    await within(until(() => answered(1) !== undefined && Array.from({ length: 10 }, (_, i) => answered(10 + i)).every((a) => a !== undefined)));
-    expect(lines[0]).toMatchObject({ jsonrpc: "2.0", id: 1, result: { protocolVersion: BATCH_VERSION } });
+  it("over stdio at the cap, a held batch that names one id twice is cancelled once per cancellation; the request held after it still runs (helper-117: it was lost)", async () => {
+    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1 });
+    input.write(JSON.stringify(initialize(1, BATCH_VERSION, { roots: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "roots", arguments: {} })) + "\n");
+    await within(until(() => lines.some((l) => l["method"] === "roots/list")));
+    const asked = lines.find((l) => l["method"] === "roots/list")!;
+    // Held: a batch naming id 5 twice, then request 7.
+    input.write(JSON.stringify([echo(5, "a"), echo(5, "b")]) + "\n" + JSON.stringify(echo(7, "seven")) + "\n");
+    const cancel = JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } }) + "\n";
+    input.write(cancel + cancel + cancel);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: asked["id"], result: { roots: [] } }) + "\n");
+    await within(until(() => answered(7) !== undefined));
+    expect(answered(7)).toEqual({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "seven" }] } });
     input.end();
     await within(server.closed);
+    expect(lines.filter((l) => l["id"] === 7 && l["method"] === undefined)).toHaveLength(1);
+    expect(lines.some((l) => Array.isArray(l))).toBe(false);
   });
 
   it("over stdio at the cap, with maxHeldBytes held: a batch is answered Server busy for each of its requests, in one array; a batch mixing responses and requests is refused at once (helper-62)", async () => {
@@ -1574,7 +1585,7 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     input.write(held + "\n");
     input.write(JSON.stringify([echo(4, "a"), { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, echo("5", "b"), { ...echo(7, "c"), id: 2.5 }]) + "\n");
     await within(until(() => lines.some((l) => Array.isArray(l))));
-    const busy = (id: number | string) => ({ jsonrpc: "2.0", id, error: { code: -32603, message: `Server busy: 1 request is running and ${held.length} bytes of requests wait (maxHeldBytes: 65536); send it again later` } });
+    const busy = (id: number | string) => ({ jsonrpc: "2.0", id, error: { code: -32603, message: "Server busy: 1 request is running and 1 more wait (maxHeldBytes: 65536); send it again later" } });
     // A request whose id is no id gets the -32600 it gets when the batch is taken (helper-86: no answer).
     const invalidId = { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } };
     expect(lines.find((l) => Array.isArray(l))).toEqual([busy(4), busy("5"), invalidId]);

@@ -429,14 +429,15 @@ describe("stdio transport, hardened", () => {
   it("at the maxInFlight cap, answers a request read beyond maxHeldBytes -32603 \"Server busy\", and serves those held", async () => {
     newGate();
     const padding = "x".repeat(300);
-    // Three lines are held (0, 1 and 2 lines' bytes held before each are under the limit); the fourth is not.
-    const size = Buffer.byteLength(line(call(1, "slow", { ms: 1, padding })));
-    const { input, out, server } = stdioServer({ maxInFlight: 1, maxHeldBytes: 2 * size + 1 });
+    // A held line counts its bytes (newline aside) and 512 for what keeping it costs. Three lines are held (what is counted
+    // before each is under the limit); the fourth is not.
+    const cost = Buffer.byteLength(line(call(1, "slow", { ms: 1, padding }))) - 1 + 512;
+    const { input, out, server } = stdioServer({ maxInFlight: 1, maxHeldBytes: 2 * cost + 1 });
     input.write(line(call(0, "gate")));
     await within(until(() => seen.calls === 1), 2000, "one running");
     for (let i = 1; i <= 6; i++) input.write(line(call(i, "slow", { ms: 1, padding })));
     await within(until(() => answers(out).size === 3), 2000, "three refused");
-    const busy = `Server busy: 1 request is running and ${3 * (size - 1)} bytes of requests wait (maxHeldBytes: ${2 * size + 1}); send it again later`;
+    const busy = `Server busy: 1 request is running and 3 more wait (maxHeldBytes: ${2 * cost + 1}); send it again later`;
     for (const id of [4, 5, 6]) expect(answers(out).get(id)).toEqual([{ jsonrpc: "2.0", id, error: { code: -32603, message: busy } }]);
     gate.open();
     input.end();
@@ -495,6 +496,25 @@ describe("stdio transport, hardened", () => {
     // None of the cancelled ran or was answered.
     expect([...answers(out).keys()]).toEqual(["p"]);
     expect(seen.calls).toBe(1);
+  });
+
+  it("a held request cancelled lets go of its bytes at once, though the cap stays held (helper-117: 300 cancelled requests of 1 MiB kept 300 MiB)", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const { input, out, server } = stdioServer({ maxInFlight: 1 });
+    input.write(line(call("r", "never")));
+    await within(until(() => seen.calls === 1), 2000, "running");
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    const cancel = (requestId: number) => line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId } });
+    for (let i = 0; i < 100; i++) input.write(line(call(i, "slow", { ms: 1, pad: "x".repeat(256 * 1024) })) + cancel(i));
+    await sleep(300);
+    gc();
+    // 100 requests of 256 KiB, each cancelled while held: 25 MiB if their bytes were kept.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4 * 1024 * 1024);
+    // None was answered busy: each one's room came back with its cancellation.
+    expect(answers(out).size).toBe(0);
+    void server.close();
   });
 
   it("a request held at the cap keeps its own bytes, not the chunk it was read in (helper-115: 30 000 small requests kept 2 GB)", async () => {
