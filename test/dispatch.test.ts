@@ -382,6 +382,17 @@ describe("handle(): raw messages and their exact answers", () => {
     expect(sent).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 } }]);
   });
 
+  it("a method it lacks, asked with a _meta version that is no string, is told what is wrong with the _meta, not that the method is not found (helper-115)", async () => {
+    const d = makeDispatcher();
+    const malformed = { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": 42 } };
+    for (const method of ["initialize", "foo/bar"]) {
+      const answer = (await d.handle({ jsonrpc: "2.0", id: 1, method, params: malformed })) as { error?: { code: number; message: string } };
+      expect([method, answer.error?.code, answer.error?.message]).toEqual([method, -32602, "Invalid request _meta: io.modelcontextprotocol/protocolVersion is malformed: expected string"]);
+    }
+    // With a version that is a string, a method the revision lacks is not found, as before.
+    expect(((await d.handle(request(2, "foo/bar"))) as { error?: { code: number } }).error?.code).toBe(-32601);
+  });
+
   it("gives the handler the request's progressToken: a string, a number, or undefined when it gave none", async () => {
     const tokens: unknown[] = [];
     const d = makeDispatcher({

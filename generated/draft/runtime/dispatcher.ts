@@ -1612,6 +1612,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     // A legacy client's opening request carries no per-request _meta version; a modern one that sends
     // the removed method is told it is not found, like any other.
     if (info === undefined && method === of.legacyHandshake && !hasModernMeta(rawParams)) return legacyHandshakeAnswer(id, rawParams);
+    // A per-request version that is no string names no revision whose methods could be looked up: what is wrong with the
+    // _meta is said, as for a method found (an initialize with a version of 42 was told initialize is not found).
+    if (info === undefined && of.era === "modern" && isPlainObject(rawParams) && hasMalformedModernVersion(rawParams)) {
+      const arrival = arriveByRequestMeta(of, rawParams, modernVersions, () => false, strictMeta);
+      if ("error" in arrival) return errorOf(id, arrival.error.code, arrival.error.message, arrival.error.data);
+    }
     if (info === undefined) return errorOf(id, -32601, "Method not found: " + quoteShort(method));
     if (info.capability?.side === "server" && !hasCapability(capabilities, info.capability.path))
       return errorOf(id, -32601, "Method not found: " + quoteShort(method) + " (the server does not advertise " + info.capability.path.join(".") + ")");
@@ -1814,6 +1820,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   function hasModernMeta(params: unknown): boolean {
     const meta = isPlainObject(params) ? own(params, "_meta") : undefined;
     return isPlainObject(meta) && own(meta, modernVersionKey) !== undefined;
+  }
+
+  /** Whether `params._meta` holds a per-request version that is not a string. */
+  function hasMalformedModernVersion(params: unknown): boolean {
+    const meta = isPlainObject(params) ? own(params, "_meta") : undefined;
+    const version = isPlainObject(meta) ? own(meta, modernVersionKey) : undefined;
+    return version !== undefined && typeof version !== "string";
   }
 
   /** `-32022` to a legacy client's opening request: the versions served, and the one it asked for. */
