@@ -296,17 +296,18 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     heldCount++;
     heldBytes += heldCost(entry.line);
     if (opens) heldOpenings++;
-    // Once per key: a batch that names one id twice (the client's mistake) is found once by it.
-    for (const key of new Set(keys)) {
+    for (const key of keys) {
       const entries = heldByKey.get(key);
       if (entries === undefined) heldByKey.set(key, [entry]);
-      else entries.push(entry);
+      // Once per key: a batch that names one id twice (the client's mistake) is found once by it (its keys come in a row).
+      else if (entries[entries.length - 1] !== entry) entries.push(entry);
     }
   }
   /**
    * Takes a held entry out of the count and returns its line. The entry stays in the array, dropped
-   * and without its bytes, until the head passes it, or until dropped entries are most of the array
-   * (cancellations while a request that never ends holds the cap: their lines kept 300 MiB).
+   * and without its bytes, until the entries taken or dropped are most of the array (cancellations
+   * while a request that never ends holds the cap: their lines kept 300 MiB); then the array keeps
+   * the live ones only.
    */
   function release(entry: HeldLine): Buffer {
     const line = entry.line;
@@ -315,8 +316,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     heldCount--;
     heldBytes -= heldCost(line);
     if (entry.opens) heldOpenings--;
-    for (const key of new Set(entry.keys)) forgetKey(entry, key);
-    if (held.length - heldHead > 1024 && held.length - heldHead > 2 * heldCount) {
+    for (const key of entry.keys) forgetKey(entry, key);
+    if (heldCount === 0 || (held.length > 1024 && held.length > 2 * heldCount)) {
       let kept = 0;
       for (let i = heldHead; i < held.length; i++) if (!held[i]!.dropped) held[kept++] = held[i]!;
       held.length = kept;
@@ -328,18 +329,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   function takeHeld(): Buffer {
     while (held[heldHead]!.dropped) heldHead++;
     // Past it first: release() may compact the array from the head on.
-    const entry = held[heldHead++]!;
-    const line = release(entry);
-    // The entries passed are let go of once they are most of the array.
-    if (heldHead > 1024 && heldHead * 2 > held.length) {
-      held.splice(0, heldHead);
-      heldHead = 0;
-    }
-    if (heldCount === 0) {
-      held.length = 0;
-      heldHead = 0;
-    }
-    return line;
+    return release(held[heldHead++]!);
   }
   let inputEnded = false;
   // The rest of a chunk read while reading had to stop (at most one chunk).

@@ -128,7 +128,7 @@ describe("spec fetch", () => {
     const spaced = join(dirname(lock), "my locks", "spec lock.json");
     mkdirSync(dirname(spaced));
     writeFileSync(spaced, readFileSync(lock));
-    expect((await failure(fetchSpec({ ...options, lockFile: spaced, ref: "v2" })))[0]).toContain(`; run \`spec fetch --lock ${JSON.stringify(spaced)} --ref v2 --update\` to move`);
+    expect((await failure(fetchSpec({ ...options, lockFile: spaced, ref: "v2" })))[0]).toContain(`; run \`spec fetch --lock '${spaced}' --ref v2 --update\` to move`);
     const otherArchive = tarGz(`modelcontextprotocol-${OTHER}`, corpusEntries(SPEC_DIR, { "schema/draft/schema.ts": Buffer.from("export type Changed = string;\n") }), OTHER);
     server.routes.set("v2", { kind: "archive", body: otherArchive });
     const [moved] = await fetchSpec({ ...options, ref: "v2", update: true });

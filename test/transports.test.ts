@@ -498,6 +498,24 @@ describe("stdio transport, hardened", () => {
     expect(seen.calls).toBe(1);
   });
 
+  it("serves 3,000 requests held at the cap once each, in order, with every tenth cancelled while held (the queue is compacted as it goes)", async () => {
+    newGate();
+    const { input, out, server } = stdioServer({ maxInFlight: 1 });
+    input.write(line(call("g", "gate")));
+    await within(until(() => seen.calls === 1), 2000, "running");
+    input.write(Array.from({ length: 3000 }, (_, i) => line(list(i))).join(""));
+    const cancel = (requestId: number) => line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId } });
+    input.write(Array.from({ length: 300 }, (_, i) => cancel(i * 10)).join(""));
+    await sleep(50);
+    gate.open();
+    input.end();
+    await within(server.closed, 10_000, "closed");
+    const got = answers(out);
+    const served = [...got.keys()].filter((k) => typeof k === "number");
+    expect(served).toEqual(Array.from({ length: 3000 }, (_, i) => i).filter((i) => i % 10 !== 0));
+    expect([...got.values()].every((a) => a.length === 1)).toBe(true);
+  });
+
   it("a held request cancelled lets go of its bytes at once, though the cap stays held (helper-117: 300 cancelled requests of 1 MiB kept 300 MiB)", async () => {
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as () => void;

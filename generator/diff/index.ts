@@ -325,7 +325,7 @@ function renamesItsBase(alias: TypeSnapshot, iface: TypeSnapshot, ifaceSide: Pro
   if (alias.kind !== "alias" || iface.kind !== "interface" || alias.type === undefined || !/^[A-Za-z_$][\w$]*$/.test(alias.type)) return false;
   if ((alias.checked !== undefined && alias.checked !== alias.type) || Object.keys(alias.constraints ?? {}).length > 0) return false;
   if (iface.extends?.length !== 1 || iface.extends[0] !== alias.type || Object.keys(iface.properties ?? {}).length > 0) return false;
-  const base = Object.hasOwn(ifaceSide.types, alias.type) ? ifaceSide.types[alias.type] : undefined;
+  const base = Object.hasOwn(ifaceSide.types, alias.type) ? own(ifaceSide.types, alias.type) : undefined;
   return iface.indexSignature === undefined || (iface.indexSignature === base?.indexSignature && iface.indexChecked === base?.indexChecked);
 }
 

@@ -373,7 +373,7 @@ function warnUnnamed(pin: SpecPin, found: Readonly<Record<string, string>>, lock
  * reads specially is quoted).
  */
 function fetchCommand(lockFile: string, ...flags: string[]): string {
-  const lock = lockFile === resolve(LOCK_FILE_NAME) ? [] : ["--lock", /^[\w@%+=:,./-]+$/.test(lockFile) ? lockFile : JSON.stringify(lockFile)];
+  const lock = lockFile === resolve(LOCK_FILE_NAME) ? [] : ["--lock", shellQuote(lockFile)];
   // A value a user gave (a --from path) is quoted where a shell would split it (helper-116); a placeholder (`<clone>`) is not.
   return ["spec fetch", ...lock, ...flags.map((flag) => (/^<[^>]*>$|^--[a-z-]+$/.test(flag) ? flag : shellQuote(flag)))].join(" ");
 }
