@@ -104,7 +104,11 @@ export type TypeChange =
 /** The whole diff; see the module comment. */
 export interface ProtocolDiff {
   readonly methods: Section<{ readonly method: string } & MethodSnapshot, { readonly method: string; readonly changes: readonly FieldChange[] }>;
-  readonly types: Section<{ readonly name: string; readonly kind: string }, { readonly name: string; readonly changes: readonly TypeChange[] }>;
+  /**
+   * An added type carries `sameAs` when one removed type, and no other added one, is the same
+   * declaration under another name (its kind, bases, members and tags): likely a rename.
+   */
+  readonly types: Section<{ readonly name: string; readonly kind: string; readonly sameAs?: string }, { readonly name: string; readonly changes: readonly TypeChange[] }>;
   readonly errorCodes: Section<{ readonly constant: string; readonly code: number }, { readonly constant: string; readonly from: number; readonly to: number }>;
   readonly metaKeys: Section<{ readonly key: string; readonly required: boolean }, { readonly key: string; readonly from: "optional" | "required"; readonly to: "optional" | "required" }>;
   readonly capabilities: Section<{ readonly path: string; readonly type: string }, { readonly path: string; readonly from: string; readonly to: string }>;
@@ -329,8 +333,29 @@ function renamesItsBase(alias: TypeSnapshot, iface: TypeSnapshot, ifaceSide: Pro
   return iface.indexSignature === undefined || (iface.indexSignature === base?.indexSignature && iface.indexChecked === base?.indexChecked);
 }
 
+/**
+ * The members of an interface (its own, inherited and index signature, when its inherited ones are
+ * recorded) or of an alias of an inline object type, by name; `undefined` for anything else.
+ */
+function objectMembers(type: TypeSnapshot): Readonly<Record<string, PropertySnapshot>> | undefined {
+  if (type.kind === "alias") return type.members;
+  if (type.inherited === undefined) return undefined;
+  const index: [string, PropertySnapshot][] =
+    type.indexSignature === undefined ? [] : [[INDEX_SIGNATURE, { optional: true, type: type.indexSignature, ...(type.indexChecked === undefined ? {} : { checked: type.indexChecked }) }]];
+  // Built by fromEntries: a property named `__proto__` stays a key.
+  return Object.fromEntries([...Object.entries(type.inherited), ...Object.entries(type.properties ?? {}), ...index]);
+}
+
 function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {
-  if (from.kind !== to.kind) return [{ change: "kind", from: from.kind, to: to.kind }];
+  if (from.kind !== to.kind) {
+    // An alias of an inline object type and an interface (`type V = Omit<Z, "a">` lowered, `interface V extends Omit<Z, "a"> {}`):
+    // the same members are one type written two ways; other members are listed below the kind.
+    const kind: TypeChange = { change: "kind", from: from.kind, to: to.kind };
+    const [a, b] = [objectMembers(from), objectMembers(to)];
+    if (!named.complete || a === undefined || b === undefined) return [kind];
+    const members = memberChanges(a, b, INDEX_SIGNATURE, named);
+    return members.length === 0 ? [] : [kind, ...members];
+  }
   if (from.kind === "alias") {
     const [a, b] = [{ type: from.type ?? "", checked: from.checked }, { type: to.type ?? "", checked: to.checked }];
     const same = typesMatch(a, b, named);
@@ -449,6 +474,29 @@ function alternativeChanges(a: MethodSnapshot, b: MethodSnapshot, named: NamedMe
   return changes.sort((x, y) => byCodeUnits(x.alternative, y.alternative));
 }
 
+/**
+ * Each added type that is the same declaration as exactly one removed type (and that removed type
+ * as exactly one added): the added type's name → the removed one's. The same snapshot record, an
+ * inherited property's origin included, is the same declaration.
+ */
+function sameDeclarations(removed: readonly string[], from: ProtocolSnapshot, added: readonly string[], to: ProtocolSnapshot): Map<string, string> {
+  const byText = (names: readonly string[], snapshot: ProtocolSnapshot) => {
+    const found = new Map<string, string[]>();
+    for (const name of names) {
+      const text = JSON.stringify(own(snapshot.types, name));
+      found.set(text, [...(found.get(text) ?? []), name]);
+    }
+    return found;
+  };
+  const [gone, come] = [byText(removed, from), byText(added, to)];
+  const pairs = new Map<string, string>();
+  for (const [text, names] of come) {
+    const was = gone.get(text);
+    if (names.length === 1 && was?.length === 1) pairs.set(names[0]!, was[0]!);
+  }
+  return pairs;
+}
+
 /** What changed from `from` to `to`. */
 export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): ProtocolDiff {
   const named: NamedMembers = { from: namedMembers(from), to: namedMembers(to), complete: recordsCheckedTexts(from) && recordsCheckedTexts(to) };
@@ -477,6 +525,8 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
     return changes.length > 0 ? [{ name, changes }] : [];
   });
 
+  const renames = sameDeclarations(t.removed, from, t.added, to);
+
   const e = keys(from.errorCodes, to.errorCodes);
   const mk = keys(from.metaKeys, to.metaKeys);
   const c = keys(from.capabilities, to.capabilities);
@@ -491,7 +541,10 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
   return {
     methods: { added: m.added.map((k) => methodRow(to.methods, k)), removed: m.removed.map((k) => methodRow(from.methods, k)), changed: methodChanges },
     types: {
-      added: t.added.map((name) => ({ name, kind: own(to.types, name).kind })),
+      added: t.added.map((name) => {
+        const sameAs = renames.get(name);
+        return { name, kind: own(to.types, name).kind, ...(sameAs === undefined ? {} : { sameAs }) };
+      }),
       removed: t.removed.map((name) => ({ name, kind: own(from.types, name).kind })),
       changed: typeChangeList,
     },
@@ -597,13 +650,13 @@ function inlineShort(text: string): string {
 
 /**
  * Whether two type texts are one type: the same text, or unions of the same members in another
- * order (`A | B` and `B | A`; helper-89: a reordered union was reported as changed). Only the
- * top-level union is read so; members are compared as written.
+ * order or with one written twice (`A | B`, `B | A` and `A | B | A`; helper-89: a reordered union
+ * was reported as changed). Only the top-level union is read so; members are compared as written.
  */
 function sameType(a: string, b: string): boolean {
   if (a === b) return true;
-  const [ma, mb] = [unionMembers(a), unionMembers(b)];
-  return ma.length > 1 && ma.length === mb.length && ma.sort(byCodeUnits).join("\n") === mb.sort(byCodeUnits).join("\n");
+  const distinct = (text: string) => [...new Set(unionMembers(text))].sort(byCodeUnits).join("\n");
+  return distinct(a) === distinct(b);
 }
 
 /** The members of the top-level union a type text is (`A | { b: "x | y"; } | C[]` → three), or the text alone. */
@@ -713,7 +766,7 @@ export function formatDiff(diff: ProtocolDiff): string {
         }
         break;
       case "types":
-        for (const r of diff.types.added) out.push(`  + ${r.name} (${r.kind})`);
+        for (const r of diff.types.added) out.push(`  + ${r.name} (${r.kind}${r.sameAs === undefined ? "" : `, the same as removed ${r.sameAs}: a rename?`})`);
         for (const r of diff.types.removed) out.push(`  - ${r.name} (${r.kind})`);
         for (const c of diff.types.changed) {
           out.push(`  ~ ${c.name}`);

@@ -134,7 +134,7 @@ export function typeText(type: TypeExpr): string {
 
 /**
  * A type as one line of TypeScript holding everything the validators check of it: each union's
- * members in code-unit order of their text (an order that is no change), and each constraint tag
+ * members in code-unit order of their text, once each (an order or a repeat is no change), and each constraint tag
  * as a comment after the type it constrains (`number /*@ @maximum 3 @*\/`, `string[] /*@ @maxItems
  * 5 @*\/`; `@TJS-type number` for a number that need not be an integer), wherever it is: in an array's
  * element, a union member, an inline object's member or index signature. `diff` compares these
@@ -212,7 +212,9 @@ function annotated(type: TypeExpr): TypeExpr {
       return { m, key: [withoutTags(text), text] as const };
     });
     const order = (a: readonly [string, string], b: readonly [string, string]) => (a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
-    return { ...inner, members: members.sort((a, b) => order(a.key, b.key)).map((x) => x.m) };
+    // A member written twice (`string | number | string`) is one member: the same values are valid.
+    const distinct = members.sort((a, b) => order(a.key, b.key)).filter((x, i, all) => i === 0 || x.key[1] !== all[i - 1]!.key[1]);
+    return distinct.length === 1 ? distinct[0]!.m : { ...inner, members: distinct.map((x) => x.m) };
   }
   const written = tags(type);
   if (written === "" || (inner.kind !== "keyword" && inner.kind !== "array")) return inner;
