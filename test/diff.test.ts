@@ -104,10 +104,8 @@ const EXPECTED_JSON = {
         "name": "ClientCapabilities",
         "changes": [
           {
-            "change": "property-type",
-            "property": "roots",
-            "from": "{ listChanged?: boolean; }",
-            "to": "{}"
+            "change": "property-removed",
+            "property": "roots.listChanged"
           }
         ]
       },
@@ -365,7 +363,7 @@ const EXPECTED_TEXT = [
   "  - Legacy (interface)",
   "  - PingRequest (interface)",
   "  ~ ClientCapabilities",
-  "      ~ roots: { listChanged?: boolean; } → {}",
+  "      - roots.listChanged",
   "  ~ ClientRequest",
   "      type: ListToolsRequest | CallToolRequest | PingRequest → ListToolsRequest | CallToolRequest | ReadResourceRequest",
   "  ~ ListToolsRequest",
@@ -741,6 +739,23 @@ describe("diff through extends (helper-57)", () => {
     expect(json.types.changed).toEqual([{ name: "V", changes: [{ change: "kind", from: "interface", to: "alias" }, { change: "property-removed", property: "c" }] }]);
   });
 
+  it("an inline object type that changed: each member's change, named by its path, not the whole type written twice", async () => {
+    const dir = scratchDir("diff-inline-members");
+    const write = (name: string, members: string) => {
+      writeFileSync(join(dir, name), `export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Tool {\n  inputSchema: { type: "object"; ${members} };\n}\n`);
+      return join(dir, name);
+    };
+    const before = write("before.ts", "required?: string[]; properties?: { [key: string]: object } ");
+    const after = write("after.ts", "required: string[]; $schema?: string; properties?: { [key: string]: object; title: object } ");
+    expect((await cli("diff", before, after)).stdout).toBe(
+      ["types: 1 changed", "  ~ Tool", "      + inputSchema.$schema?: string", "      + inputSchema.properties.title: object", "      ~ inputSchema.required: optional → required", ""].join("\n"),
+    );
+    // On the corpus: 2025-06-18 → 2025-11-25 gives Tool's inputSchema and outputSchema a $schema.
+    const corpus = (await cli("diff", "--spec", SPEC_DIR, "2025-06-18", "2025-11-25")).stdout.split("\n");
+    const tool = corpus.slice(corpus.indexOf("  ~ Tool"));
+    expect(tool.slice(0, tool.findIndex((l, i) => i > 0 && !l.startsWith("      ")))).toEqual(expect.arrayContaining(["      + inputSchema.$schema?: string", "      + outputSchema.$schema?: string"]));
+  });
+
   it("a union member written twice is no change, at the top and inside", async () => {
     const dir = scratchDir("diff-union-repeat");
     const write = (name: string, type: string) => {
@@ -1011,7 +1026,8 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
       "types: 2 changed",
       "  ~ H1",
       "      ~ m: index signature: number /*@ @maximum 3 @*/ → number /*@ @maximum 4 @*/",
-      "      ~ o: { x: string; y: number /*@ @maximum 3 @*/; } → { x: number; y: number /*@ @maximum 4 @*/; }",
+      "      ~ o.x: string → number",
+      "      ~ o.y: @maximum 3 → 4",
       "      ~ objs: { w: number /*@ @maximum 3 @*/; }[] → { w: number /*@ @maximum 4 @*/; }[]",
       "      ~ u: null | { w: number /*@ @maximum 3 @*/; } → null | { w: number /*@ @maximum 4 @*/; }",
       "  ~ H2",

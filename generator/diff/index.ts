@@ -203,7 +203,9 @@ function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnaps
   const changes: TypeChange[] = [];
   if (from.optional !== to.optional) changes.push({ change: "required", property: name, from: requiredness(from.optional), to: requiredness(to.optional) });
   const oneType = typesMatch(from, to, named);
-  if (!oneType) {
+  // An inline object type on both sides that changed: its members' changes, each named by its path (`inputSchema.$schema`).
+  const inlineChanges = !oneType && from.members !== undefined && to.members !== undefined ? nestedChanges(name, from.members, to.members, named) : [];
+  if (!oneType && inlineChanges.length === 0) {
     // An inline object moved into a named interface (or back) with the same members: the type is only written another way.
     const [a, b] = [from.members ?? named?.from(from.type), to.members ?? named?.to(to.type)];
     const written = from.members !== undefined || to.members !== undefined;
@@ -211,6 +213,7 @@ function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnaps
     const texts = same ? { from: from.type, to: to.type } : shownTypes(from, to, named);
     changes.push({ change: "property-type", property: name, ...texts, ...(same ? { sameMembers: true as const } : {}) });
   }
+  changes.push(...inlineChanges);
   const before = changes.length;
   for (const c of constraintChanges(from.constraints, to.constraints, named)) changes.push({ change: "constraint", property: name, ...c });
   const ownTagsChanged = changes.length > before;
