@@ -720,6 +720,8 @@ describe("spec fetch: locks and refs it must not trust", () => {
     writeFileSync(draft, `${original}export type Injected = string;\n`);
     try {
       expect((await failure(fetchSpec({ ...options, update: true })))[0]).toMatch(/^error MCG503: the cached revision .* does not match the lock .*schema\/draft\/schema\.ts: locked [0-9a-f]{64}, got [0-9a-f]{64}; either the cache was changed or the lock file was edited: delete that folder and run again \(--update pins what the download holds\)$/);
+      // With --from, what --update pins is the folder's copy.
+      expect((await failure(fetchSpec({ ...options, from: SPEC_DIR, ref: COMMIT, update: true })))[0]).toMatch(/delete that folder and run again \(--update pins what the copy from --from holds\)$/);
       expect(readFileSync(lock, "utf8")).toBe(before);
       rmSync(lock);
       expect((await failure(fetchSpec({ ...options, ref: COMMIT })))[0]).toMatch(/^error MCG503: the cached folder .* differs from the archive of its commit/);

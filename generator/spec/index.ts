@@ -623,7 +623,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         // Either side may be the one changed: the cache (by hand, or a disk) or the lock (edited). Under --update a fresh
         // download is pinned as it is, so deleting the folder mends both.
         const advice = options.update
-          ? "either the cache was changed or the lock file was edited: delete that folder and run again (--update pins what the download holds)"
+          ? `either the cache was changed or the lock file was edited: delete that folder and run again (--update pins what the ${from !== undefined ? "copy from --from" : "download"} holds)`
           : `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (${lockSideAdvice(where.lockFile, pins, vouched.ref)})`;
         throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; ${advice}`);
       }
