@@ -399,6 +399,33 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     );
   });
 
+  it("a url elicitation written against the handler revision (which has no elicitationId) reaches a 2025-11-25 client with the elicitationId that revision requires", async () => {
+    const URL_REQUEST = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com/sign-in" } };
+    const d = dual({
+      handlers: {
+        "prompts/get": (params: Json, c: RequestContextCore) =>
+          c.inputResponses === undefined ? { resultType: "input_required", inputRequests: { it: params["name"] === "own" ? { ...URL_REQUEST, params: { ...URL_REQUEST.params, elicitationId: "mine" } } : URL_REQUEST } } : { messages: [] },
+      },
+      capabilities: { ...CAPABILITIES, prompts: {} },
+    });
+    const client = legacyClient(d);
+    await client.open(LEGACY_VERSION, { elicitation: { url: {} } });
+    client.answerWith(() => ({ result: { action: "accept" } }));
+    expect((await client.send(legacy(1, "prompts/get", { name: "url" })))?.result).toEqual({ messages: [] });
+    expect((await client.send(legacy(2, "prompts/get", { name: "url" })))?.result).toEqual({ messages: [] });
+    expect((await client.send(legacy(3, "prompts/get", { name: "own" })))?.result).toEqual({ messages: [] });
+    const asked = client.sent.filter((m) => m.method === "elicitation/create");
+    const ids = asked.map((m) => ("params" in m ? m.params?.["elicitationId"] : undefined));
+    expect(ids).toHaveLength(3);
+    expect(typeof ids[0]).toBe("string");
+    expect(ids[0]).not.toEqual(ids[1]);
+    expect(ids[2]).toBe("mine");
+    for (const m of asked) expect(legacyErrors("ElicitRequest", m)).toEqual([]);
+    expect(logged).toEqual([]);
+    // The handler's own object is not changed.
+    expect(URL_REQUEST.params).not.toHaveProperty("elicitationId");
+  });
+
   it("no server→client request goes out before the client sent notifications/initialized: the round waits for it, within its time limit (review 11: finding 7)", async () => {
     const d = dual();
     const client = legacyClient(d);

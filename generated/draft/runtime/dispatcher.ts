@@ -1100,10 +1100,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
           return { error: errorOf(id, -32603, "Internal error") };
         }
         const outgoingId = ++outgoingIds;
-        const message: OutgoingRequest = isPlainObject(inputParams)
+        let message: OutgoingRequest = isPlainObject(inputParams)
           ? { jsonrpc: "2.0", id: outgoingId, method: inputMethod, params: paramsFor(serving.revision, inputMethod, inputParams) }
           : { jsonrpc: "2.0", id: outgoingId, method: inputMethod };
-        const problem = outgoingProblem(serving.revision, message);
+        let problem = outgoingProblem(serving.revision, message);
+        const withId = problem === undefined ? undefined : withElicitationId(message, outgoingId);
+        if (withId !== undefined && outgoingProblem(serving.revision, withId) === undefined) {
+          message = withId;
+          problem = undefined;
+        }
         if (problem !== undefined) {
           report(new TypeError("a " + inputMethod + " request for a " + serving.revision.protocolVersion + " client: " + problem), { method, id, reason: "invalid-outgoing" });
           return { error: errorOf(id, -32603, "Internal error") };
@@ -1152,6 +1157,19 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       PLATFORM.clearTimeout(timer);
       serving.signal.removeEventListener("abort", onAbort);
     }
+  }
+
+  /**
+   * A url-mode `elicitation/create` with the `elicitationId` that 2025-11-25 requires of it
+   * (client/elicitation § URL Mode: "unique within the context of the server") and a later revision
+   * dropped: a handler written against that revision cannot give one, so the core makes it from
+   * the request's own id, unique in this dispatcher. `undefined` for any other request, or one that
+   * has its id.
+   */
+  function withElicitationId(message: OutgoingRequest, outgoingId: number): OutgoingRequest | undefined {
+    const params = message.params;
+    if (message.method !== "elicitation/create" || !isPlainObject(params) || own(params, "mode") !== "url" || hasOwn.call(params, "elicitationId")) return undefined;
+    return { ...message, params: { ...params, elicitationId: "elicitation-" + String(outgoingId) } };
   }
 
   /**
