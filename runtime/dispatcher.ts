@@ -1271,6 +1271,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const result: JsonObject = { ...value };
     if (serving.adapt) {
       for (const member of dropped(serving.revision, method)) delete result[member];
+      narrowTools(method, result);
     } else {
       if (revision.absentResultType !== undefined && result["resultType"] === undefined) result["resultType"] = revision.absentResultType;
       const inputRequired = isInputRequiredOf(result, revision.inputRequiredResultType);
@@ -2076,6 +2077,44 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       closeChannel(channel, why);
     },
   };
+}
+
+/**
+ * What 2026-07-28 widened in tools, narrowed for a client of a revision with an `initialize`
+ * handshake (2025-11-25 and earlier), in `result` (a copy of the handler's; the handler's own
+ * objects are not changed). `tools/call`: `structuredContent` may be any JSON value, where 2025-11-25
+ * has "An optional JSON object": another value is left out, and the result's `content` carries it
+ * (server/tools § Structured Content: such a tool SHOULD also return it serialized in a text block).
+ * `tools/list`: `outputSchema` may be any JSON Schema, where 2025-11-25 has it "restricted to type:
+ * "object" at the root level": another is left out (the client then does not check the structured
+ * content, which it no longer gets); and a schema's `properties` may hold the boolean schemas `true`
+ * and `false`, where 2025-11-25 has objects: they become `{}` and `{ "not": {} }`, which mean the
+ * same (JSON Schema 2020-12 § 4.3.2). Before, any of these failed the legacy schema: the call, or the
+ * whole tool list, was answered -32603, and a legacy client had no tools.
+ */
+function narrowTools(method: string, result: JsonObject): void {
+  if (method === "tools/call") {
+    if (hasOwn.call(result, "structuredContent") && !isPlainObject(result["structuredContent"])) delete result["structuredContent"];
+    return;
+  }
+  if (method !== "tools/list" || !Array.isArray(result["tools"])) return;
+  const properties = (schema: unknown): unknown => {
+    const given: unknown = isPlainObject(schema) ? own(schema, "properties") : undefined;
+    if (!isPlainObject(given) || !Object.values(given).some((v) => typeof v === "boolean")) return schema;
+    const narrowed: JsonObject = {};
+    for (const [name, value] of Object.entries(given)) narrowed[name] = value === true ? {} : value === false ? { not: {} } : value;
+    return { ...(schema as JsonObject), properties: narrowed };
+  };
+  result["tools"] = (result["tools"] as unknown[]).map((tool) => {
+    if (!isPlainObject(tool)) return tool;
+    const copy: JsonObject = { ...tool };
+    if (hasOwn.call(copy, "inputSchema")) copy["inputSchema"] = properties(copy["inputSchema"]);
+    if (hasOwn.call(copy, "outputSchema")) {
+      if (isPlainObject(copy["outputSchema"]) && own(copy["outputSchema"], "type") === "object") copy["outputSchema"] = properties(copy["outputSchema"]);
+      else delete copy["outputSchema"];
+    }
+    return copy;
+  });
 }
 
 /** The message of the `-32603` answer to a request whose deadline aborted: its reason when that is a string. */

@@ -256,6 +256,43 @@ describe("legacy initialize: a session on the channel, negotiated per the 2025-1
   });
 });
 
+describe("tools widened by 2026-07-28, to a legacy client", () => {
+  it("what 2026-07-28 widened in tools is narrowed for a 2025-11-25 client: structuredContent not an object, an outputSchema not of type object, boolean property schemas (before: -32603, and no tools at all)", async () => {
+    const ARRAY_OUT = { name: "numbers", inputSchema: { type: "object", properties: { any: true, none: false, n: { type: "number" } } }, outputSchema: { type: "array", items: { type: "number" } } };
+    const UNTYPED_OUT = { name: "untyped", inputSchema: { type: "object" }, outputSchema: { properties: { a: { type: "string" } } } };
+    const OBJECT_OUT = { name: "object", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { a: true } } };
+    const d = dual({
+      tools: [
+        { definition: ARRAY_OUT, call: () => ({ content: [{ type: "text", text: "[1,2]" }], structuredContent: [1, 2] }) },
+        { definition: UNTYPED_OUT, call: () => ({ content: [{ type: "text", text: "null" }], structuredContent: null }) },
+        { definition: OBJECT_OUT, call: () => ({ content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } }) },
+      ] as never,
+    });
+    const client = legacyClient(d);
+    await client.open();
+    const listed = await client.send(legacy(1, "tools/list"));
+    expect(listed?.result).toEqual({
+      tools: [
+        { name: "numbers", inputSchema: { type: "object", properties: { any: {}, none: { not: {} }, n: { type: "number" } } } },
+        { name: "untyped", inputSchema: { type: "object" } },
+        { name: "object", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { a: {} } } },
+      ],
+    });
+    expect(legacyErrors("ListToolsResult", listed?.result)).toEqual([]);
+    for (const [id, name] of [[2, "numbers"], [3, "untyped"]] as const) {
+      const called = await client.send(legacy(id, "tools/call", { name, arguments: {} }));
+      expect(called?.result).not.toHaveProperty("structuredContent");
+      expect(legacyErrors("CallToolResult", called?.result)).toEqual([]);
+    }
+    expect((await client.send(legacy(4, "tools/call", { name: "object", arguments: {} })))?.result).toEqual({ content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } });
+    expect(logged).toEqual([]);
+    // A modern client gets the tools and results as written; the definitions are not changed.
+    const modern = await d.handle({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: META } });
+    expect((modern?.result?.["tools"] as Json[]).map(({ name, inputSchema, outputSchema }) => ({ name, inputSchema, outputSchema }))).toEqual([ARRAY_OUT, UNTYPED_OUT, OBJECT_OUT]);
+    expect((await d.handle({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "numbers", arguments: {}, _meta: META } }))?.result?.["structuredContent"]).toEqual([1, 2]);
+  });
+});
+
 describe("handlers written once: results adapted to the legacy revision", () => {
   it("a legacy tools/call result has no resultType, ttlMs, cacheScope or modern _meta, and validates against the 2025-11-25 schema", async () => {
     const d = dual({ cache: { ttlMs: 1000, cacheScope: "public" } });
