@@ -14,7 +14,9 @@
  *   failing the schema, `-32022` a `_meta` version not served); else 200.
  * - A response is JSON, unless the handler sends a notification first (progress, log messages,
  *   `subscriptions/listen`): then the response is an SSE stream of those notifications ended by
- *   the response. Closing the stream cancels the request (§ Cancellation).
+ *   the response. Closing the stream cancels the request (§ Cancellation). A POST whose `Accept`
+ *   does not take `text/event-stream` ({@link acceptsEventStream}) is answered JSON only: its
+ *   notifications are not sent (in a legacy session, they go to the GET stream when one is open).
  * - An `Mcp-Session-Id` header on a modern request is ignored.
  *
  * Legacy clients (2025-11-25 and earlier, 2025-11-25 basic/transports "Streamable HTTP"), when
@@ -270,6 +272,22 @@ function codingOtherThan(req: IncomingMessage, name: string, taken: readonly str
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * Whether an `Accept` header value takes an SSE stream (RFC 9110 § 12.5.1): absent, or a media
+ * range `text/event-stream`, `text/*` or the any-type wildcard, without `q=0`. A client that lists only
+ * `application/json` breaks a MUST of basic/transports (both are listed), but it is answered
+ * in the one type it takes: its POSTs get JSON, without the notifications that would need a stream.
+ */
+export function acceptsEventStream(accept: string | undefined): boolean {
+  if (accept === undefined) return true;
+  return accept.split(",").some((range) => {
+    const [type = "", ...params] = range.split(";").map((part) => part.trim().toLowerCase());
+    if (type !== "text/event-stream" && type !== "text/*" && type !== "*/*") return false;
+    const q = params.find((param) => /^q\s*=/.test(param));
+    return q === undefined || Number(q.slice(q.indexOf("=") + 1).trim()) > 0;
+  });
 }
 
 /**
@@ -934,6 +952,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     // Each request of a batch listens to it (more than node's warning threshold of 10 in a batch of 64).
     setMaxListeners(0, controller.signal);
     let sse = false;
+    const eventStream = acceptsEventStream(header(req, "accept"));
     let keepAlive: ReturnType<typeof setInterval> | undefined;
     onGone(req, res, () => {
       if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));
@@ -943,6 +962,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const notify = (outgoing: OutgoingMessage): boolean => {
       if (res.writableEnded || controller.signal.aborted) return false;
       if (!sse) {
+        if (!eventStream) return false;
         sse = true;
         const headers: { [name: string]: string } = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
         if (route.opening !== undefined) headers["mcp-session-id"] = route.opening.id;
@@ -985,7 +1005,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     if (response === undefined) {
       // A request left unanswered (cancelled by the client) still gets what a request's POST is
       // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses.
-      if (!sse && asks) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      if (!sse && asks && eventStream) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       else if (!sse && refused !== undefined) return sendJson(res, 400, { jsonrpc: "2.0", error: refused });
       else if (!sse) res.writeHead(202, { "content-length": "0" });
       res.end();

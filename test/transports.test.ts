@@ -106,6 +106,10 @@ function makeDispatcher(): Dispatcher {
       }),
       // A result whose text is a string to every check and a bigint to JSON.stringify: what a getter can do.
       tool("shifty", async () => shifty()),
+      tool("chatty", async (_, context) => {
+        context.notify("notifications/message", { level: "info", data: "working" });
+        return text("said");
+      }),
       tool("shifty-stream", async (_, context) => {
         context.notify("notifications/message", { level: "info", data: "working" });
         return shifty();
@@ -620,10 +624,10 @@ describe("stdio transport, hardened", () => {
 });
 
 /** POSTs one JSON-RPC message on a connection of its own; the request metadata headers mirror the body. */
-function post(url: string, message: unknown, body?: Buffer): Promise<{ status: number; body: string }> {
+function post(url: string, message: unknown, body?: Buffer, extra: Record<string, string> = {}): Promise<{ status: number; body: string; type?: string | undefined }> {
   const m = message as Json;
   const params = (m["params"] ?? {}) as Json;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION };
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION, ...extra };
   if (typeof m["method"] === "string") headers["mcp-method"] = m["method"];
   if (typeof params["name"] === "string") headers["mcp-name"] = params["name"];
   const target = new URL(url);
@@ -632,7 +636,7 @@ function post(url: string, message: unknown, body?: Buffer): Promise<{ status: n
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (c: string) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, type: res.headers["content-type"] }));
       res.on("error", reject);
     });
     req.on("error", reject);
@@ -735,7 +739,7 @@ describe("createHttpHandler in a server of one's own (helper-61)", () => {
           let text = "";
           res.setEncoding("utf8");
           res.on("data", (c: string) => (text += c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, type: res.headers["content-type"] }));
         });
         req.on("error", reject);
         req.end(body);
@@ -846,6 +850,23 @@ describe("Streamable HTTP transport, hardened", () => {
     for (const [i, r] of (await Promise.all(never)).entries())
       expect([r.status, lastMessage(r.body)]).toEqual([200, { jsonrpc: "2.0", id: 10 + i, error: { code: -32603, message: "Server shutting down" } }]);
     expect(seen.aborted).toBe(5);
+  });
+
+  it("answers a POST whose Accept does not take text/event-stream as JSON, leaving out the notifications a stream would carry (helper-120: it got a stream)", async () => {
+    const s = await serve();
+    const asked = async (accept: string | undefined) => {
+      const logged = { ...call(1, "chatty"), params: { _meta: { ...META, "io.modelcontextprotocol/logLevel": "info" }, name: "chatty", arguments: {} } };
+      const r = await post(s.url, logged, undefined, accept === undefined ? {} : { accept });
+      return { type: r.type, messages: r.type === "application/json" ? [JSON.parse(r.body) as Json] : r.body.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)) as Json) };
+    };
+    const answer = { jsonrpc: "2.0", id: 1, result: { resultType: "complete", ...text("said") } };
+    const log = { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } };
+    for (const accept of ["application/json", "application/json, text/event-stream;q=0", "application/json, text/html", "text/event-stream ; q=0.0, application/*"]) {
+      expect(await asked(accept)).toMatchObject({ type: "application/json", messages: [answer] });
+    }
+    for (const accept of ["application/json, text/event-stream", "*/*", "application/json;q=0.9, text/*;q=0.1", "TEXT/EVENT-STREAM"]) {
+      expect(await asked(accept)).toMatchObject({ type: "text/event-stream", messages: [log, answer] });
+    }
   });
 
   it("answers a handler that throws -32603 in-band (200), which the SDK v2 client reads as the JSON-RPC error (helper-84: as HTTP 500 it saw a transport failure)", async () => {
