@@ -1386,6 +1386,27 @@ describe("--spec-version without --spec", () => {
         `(with no network, \`spec fetch --lock ${join(dir, "none.json")} --from <clone>\` pins a local clone), or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n1 error; nothing was written\n`,
     );
   });
+
+  it("run from a subfolder of a project with a lock: names that lock, and how to use it, before pinning another (helper-118)", async () => {
+    const { dir } = place("lock-above");
+    const lock = join(dir, "mcp-spec.lock.json");
+    writeFileSync(lock, readFileSync(SPEC_LOCK, "utf8"));
+    const sub = join(dir, "src", "deeper");
+    mkdirSync(sub, { recursive: true });
+    const home = process.cwd();
+    process.chdir(sub);
+    try {
+      const here = join(sub, "mcp-spec.lock.json");
+      const said = `error MCG504: no lock file ${here}, but a folder above holds one, ${lock}: give \`--lock ${lock}\`, or run from ${dir} (to pin a revision here instead: \`mcp-schema-codegen spec fetch\`)\n`;
+      expect(await cli("generate", "--spec-version", "draft", "--out", "gen", "--offline")).toEqual({ code: 2, stdout: "", stderr: `${said}1 error; nothing was written\n` });
+      expect(await cli("diff", "2025-11-25", "draft")).toEqual({ code: 2, stdout: "", stderr: `${said}1 error; nothing was compared\n` });
+      expect(existsSync(here)).toBe(false);
+      // A lock named with --lock is the one looked for: no other is offered.
+      expect((await cli("generate", "--spec-version", "draft", "--out", "gen", "--lock", "none.json")).stderr).toMatch(/^error MCG504: no lock file \S+none\.json: run /);
+    } finally {
+      process.chdir(home);
+    }
+  });
 });
 
 describe("this repository's own corpus (npm run generate, npm test)", () => {

@@ -739,7 +739,7 @@ describe("createHttpHandler in a server of one's own (helper-61)", () => {
           let text = "";
           res.setEncoding("utf8");
           res.on("data", (c: string) => (text += c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, type: res.headers["content-type"] }));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
         });
         req.on("error", reject);
         req.end(body);

@@ -991,6 +991,15 @@ export interface LockedSpecOptions extends SpecLocation {
   readonly alternatives?: string;
 }
 
+/** The nearest {@link LOCK_FILE_NAME} in a folder above `dir` (not `dir` itself), as a path; `undefined` when there is none. */
+function lockAbove(dir: string): string | undefined {
+  for (let folder = dirname(dir); ; folder = dirname(folder)) {
+    const candidate = join(folder, LOCK_FILE_NAME);
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+    if (dirname(folder) === folder) return undefined;
+  }
+}
+
 /**
  * The versions the lock's first pin names (those {@link lockedSpecDir} reads), sorted; none when
  * there is no lock file.
@@ -1013,7 +1022,16 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
   const where = located(options);
   const lock = readLock(where.lockFile);
   if (!lock) {
-    // `spec fetch` writes ./mcp-spec.lock.json unless told otherwise: name the lock this run looked for.
+    // `spec fetch` writes ./mcp-spec.lock.json unless told otherwise: name the lock this run looked for, and one a folder above
+    // holds (run from a subfolder of the project; helper-118: the advice was to pin a second revision there).
+    const above = options.lockFile === undefined ? lockAbove(dirname(where.lockFile)) : undefined;
+    if (above !== undefined) {
+      throw fail(
+        "MCG504",
+        `no lock file ${where.lockFile}, but a folder above holds one, ${above}: give \`--lock ${shellQuote(above)}\`, or run from ${dirname(above)} ` +
+          `(to pin a revision here instead: \`${commandName()} ${fetchCommand(where.lockFile)}\`)`,
+      );
+    }
     throw fail(
       "MCG504",
       `no lock file ${where.lockFile}: run \`${commandName()} ${fetchCommand(where.lockFile)}\` to pin a spec revision (with no network, \`${fetchCommand(where.lockFile, "--from", "<clone>")}\` pins a local clone), ` +
