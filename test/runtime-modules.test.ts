@@ -102,15 +102,15 @@ describe("runtime/methods.ts", () => {
     const resolve = resultTypeResolver(RULES);
     expect(resolve({})).toEqual({ ok: true, resultType: "complete" });
     expect(resolve({ resultType: "input_required" })).toEqual({ ok: true, resultType: "input_required" });
-    expect(resolve({ resultType: "x-ext" })).toEqual({ ok: false, reason: 'unknown resultType "x-ext"' });
+    expect(resolve({ resultType: "x-ext" })).toEqual({ ok: false, reason: `unknown resultType "x-ext" (an extension's is accepted when options.known names it)` });
     expect(resolve({ resultType: "x-ext" }, { known: ["x-ext"] })).toEqual({ ok: true, resultType: "x-ext" });
     expect(resolve({ resultType: 1 })).toEqual({ ok: false, reason: "resultType must be a string" });
     expect(resolve([])).toEqual({ ok: false, reason: "a result is an object" });
     expect(resolve(Object.create({ resultType: "input_required" }))).toEqual({ ok: true, resultType: "complete" });
-    expect(resolve({ resultType: "y".repeat(70) })).toEqual({ ok: false, reason: `unknown resultType "${"y".repeat(60)}…"` });
+    expect(resolve({ resultType: "y".repeat(70) })).toEqual({ ok: false, reason: `unknown resultType "${"y".repeat(60)}…" (an extension's is accepted when options.known names it)` });
     const hostile = new Proxy({}, { getOwnPropertyDescriptor: () => { throw new Error("trap"); } });
     expect(resolve(hostile)).toEqual({ ok: false, reason: "the result could not be read" });
-    expect(resolve({ resultType: "x" }, { get known(): never { throw new Error("trap"); } })).toEqual({ ok: false, reason: 'unknown resultType "x"' });
+    expect(resolve({ resultType: "x" }, { get known(): never { throw new Error("trap"); } })).toEqual({ ok: false, reason: `unknown resultType "x" (an extension's is accepted when options.known names it)` });
   });
 
   it("resultParser fills resultType, checks every result type in order, and keeps the first issues", () => {
@@ -144,7 +144,7 @@ describe("runtime/methods.ts", () => {
     expect(parse("notifications/cancelled", {})).toEqual({ ok: false, issues: [{ path: "", message: 'no request method "notifications/cancelled"', keyword: "method" }] });
     expect(parse(7 as unknown as string, {})).toEqual({ ok: false, issues: [{ path: "", message: "a method is a string", keyword: "method" }] });
     expect(parse("ping", { resultType: "x-ext" }, { known: ["x-ext"] })).toEqual({ ok: true, resultType: "x-ext", type: null, value: { resultType: "x-ext" } });
-    expect(parse("ping", null)).toEqual({ ok: false, issues: [{ path: "/resultType", message: "a result is an object", keyword: "resultType" }] });
+    expect(parse("ping", null)).toEqual({ ok: false, issues: [{ path: "", message: "a result is an object", keyword: "type" }] });
     const throwing = new Proxy({}, { ownKeys: () => { throw new Error("trap"); } });
     expect(parse("ping", throwing)).toEqual({ ok: false, issues: [{ path: "", message: "the result could not be read", keyword: "exception" }] });
   });
@@ -155,7 +155,7 @@ describe("runtime/methods.ts", () => {
     expect(parse("ping", given)).toEqual({ ok: true, resultType: "complete", type: "EmptyResult", value: given });
     expect(parse("ping", { resultType: "input_required" })).toEqual({
       ok: false,
-      issues: [{ path: "/resultType", message: 'unknown resultType "input_required"', keyword: "resultType" }],
+      issues: [{ path: "/resultType", message: `unknown resultType "input_required" (an extension's is accepted when options.known names it)`, keyword: "resultType" }],
     });
     expect(parse("ping", {})).toEqual({ ok: false, issues: [{ path: "/marker", message: "expected empty", keyword: "const" }] });
   });

@@ -93,18 +93,21 @@ function readResultType(
   rules: ResultRules,
   result: unknown,
   options: unknown,
-): { readonly ok: true; readonly resultType: string; readonly absent: boolean } | { readonly ok: false; readonly reason: string } {
+):
+  | { readonly ok: true; readonly resultType: string; readonly absent: boolean }
+  | { readonly ok: false; readonly reason: string; readonly path: "" | "/resultType"; readonly keyword: string } {
   let value: unknown;
   try {
-    if (typeof result !== "object" || result === null || Array.isArray(result)) return { ok: false, reason: "a result is an object" };
+    if (typeof result !== "object" || result === null || Array.isArray(result)) return { ok: false, reason: "a result is an object", path: "", keyword: "type" };
     value = hasOwn.call(result, "resultType") ? (result as { resultType?: unknown }).resultType : undefined;
   } catch {
-    return { ok: false, reason: "the result could not be read" };
+    return { ok: false, reason: "the result could not be read", path: "", keyword: "exception" };
   }
   if (value === undefined || rules.resultTypeUnnamed === true) return { ok: true, resultType: rules.absentResultType, absent: true };
-  if (typeof value !== "string") return { ok: false, reason: "resultType must be a string" };
+  if (typeof value !== "string") return { ok: false, reason: "resultType must be a string", path: "/resultType", keyword: "resultType" };
   if (rules.resultTypes.includes(value) || knownOf(options).includes(value)) return { ok: true, resultType: value, absent: false };
-  return { ok: false, reason: "unknown resultType " + quoteShort(value) };
+  // An extension's value is read when the caller names it: say how.
+  return { ok: false, reason: "unknown resultType " + quoteShort(value) + " (an extension's is accepted when options.known names it)", path: "/resultType", keyword: "resultType" };
 }
 
 /**
@@ -117,7 +120,7 @@ export function resultTypeResolver(rules: ResultRules): (result: unknown, option
   deepFreeze(rules);
   return (result, options = {}) => {
     const read = readResultType(rules, result, options);
-    return read.ok ? { ok: true, resultType: read.resultType } : read;
+    return read.ok ? { ok: true, resultType: read.resultType } : { ok: false, reason: read.reason };
   };
 }
 
@@ -147,7 +150,7 @@ export function resultParser(
       return fail("", typeof name === "string" ? "no request method " + quoteShort(name) : "a method is a string", "method");
     }
     const resolved = readResultType(rules, result, options);
-    if (!resolved.ok) return fail("/resultType", resolved.reason, "resultType");
+    if (!resolved.ok) return fail(resolved.path, resolved.reason, resolved.keyword);
     const resultType = resolved.resultType;
     if (inputRequired !== undefined && resultType === inputRequired.resultType) {
       if (!info.results.includes(inputRequired.type)) return fail("/resultType", method + " cannot answer " + inputRequired.resultType, "resultType");
