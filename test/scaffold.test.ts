@@ -418,6 +418,23 @@ describe("scaffold command", () => {
     }
   });
 
+  it("names a spec folder given through a link inside the project relative to the project, so the moved project still reads it through its link", async () => {
+    const parent = scratchDir("scaffold-link-inside");
+    mkdirSync(join(parent, "specs", "spec", "schema", "draft"), { recursive: true });
+    copyFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), join(parent, "specs", "spec", "schema", "draft", "schema.ts"));
+    mkdirSync(join(parent, "srv"));
+    // A relative link in the project to a checkout beside it: it moves with the project and still names the checkout.
+    symlinkSync(join("..", "specs", "spec"), join(parent, "srv", "spec"), "dir");
+    expect((await cli("scaffold", join(parent, "srv"), "--spec", join(parent, "srv", "spec"), "--spec-version", "draft", "--eras", "modern", "--docs", "none", "--force")).code).toBe(0);
+    const config = JSON.parse(readFileSync(join(parent, "srv", "mcp-schema-codegen.config.json"), "utf8")) as { outputs: { input: unknown }[] };
+    expect(config.outputs[0]!.input).toEqual({ spec: "spec", version: "draft" });
+    mkdirSync(join(parent, "elsewhere"));
+    renameSync(join(parent, "srv"), join(parent, "elsewhere", "srv"));
+    symlinkSync(join("..", "specs"), join(parent, "elsewhere", "specs"), "dir");
+    const check = await cli("generate", "--config", join(parent, "elsewhere", "srv", "mcp-schema-codegen.config.json"), "--check");
+    expect([check.code, check.stderr]).toEqual([0, ""]);
+  });
+
   it("takes both schemas given explicitly (--spec-version draft,2025-11-25, or two --schema), and refuses --eras modern with two", async () => {
     const parent = scratchDir("scaffold-explicit");
     const listed = await cli("scaffold", join(parent, "listed"), ...SPEC, "draft,2025-11-25", "--docs", "none");

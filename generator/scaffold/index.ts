@@ -230,7 +230,12 @@ function configFile(schema: SchemaInput | readonly SchemaInput[], docs: string |
   const named = (path: string): string => {
     const absolute = resolve(path);
     if (projectDir === undefined) return absolute;
-    // Compared as real paths: a link among the parents of either names the same folder another way (helper-116: a schema given
+    // Given inside the project as written: named so, a link inside the project included (a `spec` link to a checkout
+    // elsewhere is read through the project's link wherever the project is; its absolute path went with the old place).
+    const given = resolve(projectDir);
+    if (absolute === given) return ".";
+    if (isInside(absolute, given)) return relative(given, absolute).split(sep).join("/");
+    // Else compared as real paths: a link among the parents of either names the same folder another way (helper-116: a schema given
     // through a linked folder was named by its absolute path, and the moved project lost it).
     const [real, root] = [realPathOf(absolute), realPathOf(resolve(projectDir))];
     if (real === root) return ".";
