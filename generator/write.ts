@@ -958,7 +958,7 @@ function endBy(signal: NodeJS.Signals): void {
  * caller that goes on with other synchronous work (another write's wait for its lock) awaits
  * {@link heldSignalsReleased} first.
  */
-function holdSignals(): () => void {
+export function holdSignals(): () => void {
   if (holds++ === 0) {
     released = new Promise((resolve) => (settle = resolve));
     for (const signal of HELD_SIGNALS) process.on(signal, endBy);

@@ -32,7 +32,7 @@ import type { SchemaInput } from "../load/index.js";
 import type { SchemaIR } from "../ir.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
 import { ts } from "../ts-morph.js";
-import { isAlive, isInside, writeFileAtomic, writeOutput } from "../write.js";
+import { holdSignals, isAlive, isInside, writeFileAtomic, writeOutput } from "../write.js";
 
 /**
  * The latest legacy revision (draft basic/versioning: revisions up to 2025-11-25 open with
@@ -536,6 +536,9 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
   if (!empty) {
     if (!force) throw fail("MCG410", `${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it`);
     checkPlaces(target, dir, files);
+    // A run killed while it filled this folder (then empty) left its copy beside it: --force, which such a folder then
+    // needs, removes it too (it stayed for good).
+    removeAbandoned(target);
     // src/generated/ is an output of the generator, written as `generate` writes one: atomically, and without the files
     // of an earlier run that this one does not produce (helper-104: an earlier legacy revision's folder stayed, and
     // `generate --check` found the project up to date). It is written first, and checked under its lock.
@@ -577,6 +580,9 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
   writing(dir, () => mkdirSync(dirname(target), { recursive: true }));
   removeAbandoned(target);
   const tmp = `${target}.scaffold-${process.pid}`;
+  // An interrupt (Ctrl-C, SIGTERM) takes effect once the project is in place: one that came while an empty folder got the
+  // entries one by one left it half filled (then refused as not empty), and the rest beside it.
+  const resume = holdSignals();
   try {
     writing(dir, () => {
       rmSync(tmp, { recursive: true, force: true });
@@ -598,5 +604,6 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
     } catch {
       // a folder that cannot be removed is removed by the next run (removeAbandoned)
     }
+    resume();
   }
 }
