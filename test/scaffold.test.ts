@@ -62,10 +62,13 @@ describe("scaffold command", () => {
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("43 files written (package my-server)");
+    expect(stdout).toContain("44 files written (package my-server)");
+    // generate --check compares src/generated/ byte for byte: git keeps its line ends as written on any checkout (core.autocrlf).
+    expect(readFileSync(join(dir, ".gitattributes"), "utf8")).toContain("\nsrc/generated/** -text\n");
     expect(stdout).toContain(`next: cd '${dir}' && npm install && npm test\n`);
     const revision = ["errors.ts", "index.ts", "meta.ts", "methods.ts", "revision.ts", "types.ts", "validators.ts"];
     expect(listFiles(dir)).toEqual([
+      ".gitattributes",
       ".gitignore",
       ".prettierignore",
       "README.md",
@@ -242,8 +245,8 @@ describe("scaffold command", () => {
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
     expect(readFileSync(join(dir, "README.md.orig"), "utf8")).toBe("my readme\n");
-    expect(listFiles(dir)).toHaveLength(45);
-    expect(forced.stdout).toContain(`${dir}: 42 files written, 1 replaced, 0 unchanged (package forced)\n`);
+    expect(listFiles(dir)).toHaveLength(46);
+    expect(forced.stdout).toContain(`${dir}: 43 files written, 1 replaced, 0 unchanged (package forced)\n`);
     // Edited handlers are kept too (helper-100: --force lost them), beside the first backup's name when that is taken.
     const handlers = join(dir, "src/handlers.ts");
     writeFileSync(handlers, readFileSync(handlers, "utf8") + "// mine\n");
@@ -264,7 +267,7 @@ describe("scaffold command", () => {
     const typesWritten = statSync(typesPath).mtimeMs;
     writeFileSync(join(dir, "package.json"), "{}\n");
     const again = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
-    expect(again.stdout).toContain(`${dir}: 0 files written, 1 replaced, 42 unchanged (package forced)\n`);
+    expect(again.stdout).toContain(`${dir}: 0 files written, 1 replaced, 43 unchanged (package forced)\n`);
     expect(statSync(typesPath).mtimeMs).toBe(typesWritten);
     // Written into the current folder: the next step needs no cd.
     const home = process.cwd();
@@ -309,7 +312,7 @@ describe("scaffold command", () => {
     const after = statSync(project);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(readdirSync(dir)).toEqual(["p"]);
-    expect(listFiles(project)).toHaveLength(43);
+    expect(listFiles(project)).toHaveLength(44);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {
@@ -357,7 +360,7 @@ describe("scaffold command", () => {
     const dir = join(scratchDir("scaffold-modern"), "p");
     const { code, stdout } = await cli("scaffold", dir, ...SPEC, "draft", "--eras", "modern", "--docs", "tags");
     expect(code).toBe(0);
-    expect(stdout).toContain("29 files written");
+    expect(stdout).toContain("30 files written");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/It accepts\s+POST only: GET and DELETE are answered 405/);
     expect(listFiles(join(dir, "src", "generated")).filter((f) => !f.startsWith("runtime/"))).toEqual([
       "codegen-manifest.json",

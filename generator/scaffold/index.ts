@@ -70,8 +70,10 @@ const STATIC_FILES = ["tsconfig.json", "src/main.ts", "src/server.ts", "test/ser
 /**
  * Files npm would leave out of the package under their own name: project path ← template name.
  * `.prettierignore` keeps Prettier off `src/generated/`, which `generate --check` compares byte for byte.
+ * `.gitattributes` keeps git's line end conversion off it, for the same reason.
  */
 const RENAMED_FILES: readonly (readonly [string, string])[] = [
+  [".gitattributes", "gitattributes"],
   [".gitignore", "gitignore"],
   [".prettierignore", "prettierignore"],
 ];

@@ -78,7 +78,7 @@ describe("the packed tarball", () => {
     expect(out.stderr).toBe("");
     expect(out.status).toBe(0);
     // Dual-era by default: the 2025-11-25 schema beside the draft one is found from the installed package too.
-    expect(out.stdout).toContain("srv: 43 files written (package srv)");
+    expect(out.stdout).toContain("srv: 44 files written (package srv)");
     expect(existsSync(join(project, "srv", "src", "generated", "2025-11-25", "revision.ts"))).toBe(true);
     // The renamed templates are in the package under names npm keeps.
     expect(readFileSync(join(project, "srv", ".prettierignore"), "utf8")).toBe("src/generated/\n");
