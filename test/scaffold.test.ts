@@ -438,6 +438,19 @@ describe("scaffold command", () => {
     expect([check.code, check.stderr]).toEqual([0, ""]);
   });
 
+  it("refuses (MCG001, nothing written) a schema path holding ${, which the project's configuration would read as a variable", async () => {
+    const parent = scratchDir("scaffold-dollar");
+    const spec = join(parent, "d${HOME}", "spec");
+    mkdirSync(join(spec, "schema", "draft"), { recursive: true });
+    copyFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), join(spec, "schema", "draft", "schema.ts"));
+    const bySpec = await cli("scaffold", join(parent, "p"), "--spec", spec, "--spec-version", "draft", "--eras", "modern");
+    expect([bySpec.code, bySpec.stderr]).toEqual([2, `error MCG001: --spec ${spec}: the project's mcp-schema-codegen.config.json would read the \${…} in this path as an environment variable, and cannot name it as it is; give the path another way (a link to it whose path has no "\${")\n1 error; nothing was written\n`]);
+    const bySchema = await cli("scaffold", join(parent, "p"), "--schema", join(spec, "schema", "draft", "schema.ts"), "--eras", "modern");
+    expect(bySchema.code).toBe(2);
+    expect(bySchema.stderr).toContain("error MCG001: --schema ");
+    expect(readdirSync(parent)).toEqual(["d${HOME}"]);
+  });
+
   it("takes both schemas given explicitly (--spec-version draft,2025-11-25, or two --schema), and refuses --eras modern with two", async () => {
     const parent = scratchDir("scaffold-explicit");
     const listed = await cli("scaffold", join(parent, "listed"), ...SPEC, "draft,2025-11-25", "--docs", "none");

@@ -123,6 +123,8 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     throw fail("MCG412", `--name ${JSON.stringify(options.name)} is a name npm refuses (a Node.js core module, node_modules or favicon.ico)`);
   }
   const { example, name, specLock, projectDir, targets: _targets, ...generateOptions } = options;
+  // Before the schemas are read: a path the configuration cannot name is refused with nothing done.
+  const config = configFile(generateOptions.schema, generateOptions.docs, specLock !== undefined, projectDir);
   // The runtime's transports are written into src/generated/runtime/ beside the dispatcher core they import.
   const result = await generate({ ...generateOptions, transports: "node" });
   const facts = result.protocol;
@@ -153,7 +155,6 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     // Where the handler revision's modules are (src/generated/types.ts also re-exports them in a dual-era project).
     modules: revisions.length > 1 ? `src/generated/${revisions[0]!.folder}/` : "src/generated/",
   };
-  const config = configFile(generateOptions.schema, generateOptions.docs, specLock !== undefined, projectDir);
   const files: GeneratedFile[] = [
     { path: "package.json", contents: renderTemplate("scaffold/package.json.hbs", view) },
     { path: "README.md", contents: renderTemplate("scaffold/README.md.hbs", view) },
@@ -244,9 +245,18 @@ function configFile(schema: SchemaInput | readonly SchemaInput[], docs: string |
     return isInside(real, root) ? relative(root, real).split(sep).join("/") : absolute;
   };
   const entries: object[] = [];
+  // The configuration reads `${NAME}` in a path as a variable, and has no way to write `${` as it is: the project's
+  // `generate --check` would read another folder, or stop at an unset variable.
+  const plain = (path: string, flag: string): string => {
+    if (!path.includes("${")) return path;
+    throw fail(
+      "MCG001",
+      `${flag} ${path}: the project's ${CONFIG_FILE_NAME} would read the \${…} in this path as an environment variable, and cannot name it as it is; give the path another way (a link to it whose path has no "\${")`,
+    );
+  };
   for (const input of inputs) {
-    if ("specDir" in input) entries.push(locked ? { version: input.version } : { spec: named(input.specDir), version: input.version });
-    else if ("path" in input) entries.push({ schema: named(input.path) });
+    if ("specDir" in input) entries.push(locked ? { version: input.version } : { spec: plain(named(input.specDir), "--spec"), version: input.version });
+    else if ("path" in input) entries.push({ schema: plain(named(input.path), "--schema") });
     else return undefined;
   }
   const options = { ...(docs !== undefined && docs !== "full" ? { docs } : {}), transports: "node" };
