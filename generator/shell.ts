@@ -14,7 +14,11 @@ export function commandName(where: string = fileURLToPath(import.meta.url)): str
   return /[\\/]node_modules[\\/]/.test(where) ? "npx mcp-schema-codegen" : "mcp-schema-codegen";
 }
 
-/** `dir` as one shell word: as it is when it is plainly safe, else in single quotes. */
+/**
+ * `dir` as one shell word: as it is when it is plainly safe, else in single quotes; a path that
+ * starts with `-` gets `./` in front, since quotes do not keep a command (`cd '-p'`) from reading it as an option.
+ */
 export function shellQuote(dir: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(dir) && !dir.startsWith("-") ? dir : `'${dir.replace(/'/g, "'\\''")}'`;
+  const path = dir.startsWith("-") ? `./${dir}` : dir;
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
 }

@@ -18,8 +18,18 @@ import { formatDiagnostic, GeneratorError, sortDiagnostics } from "../generator/
 import { generate } from "../generator/index.js";
 import { jsonSyntaxProblem } from "../generator/json-text.js";
 import { shortDiff } from "../generator/write.js";
-import { commandName } from "../generator/shell.js";
+import { commandName, shellQuote } from "../generator/shell.js";
 import { scratchDir, SPEC_DIR } from "./support/corpus.js";
+
+describe("shellQuote", () => {
+  it("quotes what the shell would split or expand, and puts ./ before a path a command would read as an option", () => {
+    expect(shellQuote("my-server")).toBe("my-server");
+    expect(shellQuote("My Server")).toBe("'My Server'");
+    expect(shellQuote("it's")).toBe("'it'\\''s'");
+    expect(shellQuote("-proj")).toBe("./-proj");
+    expect(shellQuote("-my proj")).toBe("'./-my proj'");
+  });
+});
 
 describe("names", () => {
   it.each([
