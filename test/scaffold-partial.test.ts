@@ -3,7 +3,8 @@
  * and where it kept your files, not that nothing was written. A write that fails is injected by
  * mocking `writeFileAtomic` for one path; everything else is the real file system.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { cli } from "./support/cli.js";
@@ -127,6 +128,33 @@ describe("scaffold --force stopped part-way", () => {
     expect(stopped).not.toBeInstanceOf(ScaffoldWriteError);
     expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("my readme\n");
     expect(existsSync(join(dir, "README.md.orig"))).toBe(false);
+  });
+
+  it("a project file that cannot be replaced is found before anything is written: the generated code is not updated beside the old configuration (helper-119)", async () => {
+    const dir = scratchDir("scaffold-partial-unwritable");
+    const first = await cli("scaffold", dir, "--spec", SPEC_DIR, "--spec-version", "2026-07-28", "--name", "partial", "--docs", "none");
+    expect(first.code).toBe(0);
+    const snapshot = () => ["mcp-schema-codegen.config.json", "src/generated/codegen-manifest.json", "src/generated/types.ts"].map((f) => readFileSync(join(dir, f), "utf8"));
+    const before = snapshot();
+    // Root writes anywhere but into an immutable file; anyone else is kept out by a folder's mode. The configuration names
+    // the version, so the scaffold replaces it.
+    const config = join(dir, "mcp-schema-codegen.config.json");
+    const root = process.getuid?.() === 0;
+    if (root) execFileSync("chattr", ["+i", config]);
+    else chmodSync(dir, 0o555);
+    try {
+      const run = await cli("scaffold", dir, "--spec", SPEC_DIR, "--spec-version", "draft", "--name", "partial", "--docs", "none", "--force");
+      expect(run.code).toBe(2);
+      if (root) expect(run.stderr).toBe(`error MCG403: cannot write ${config} (EPERM), where the scaffold replaces mcp-schema-codegen.config.json; nothing was changed\n1 error; nothing was written\n`);
+      else expect(run.stderr).toMatch(/^error MCG403: cannot write .* \(EACCES\), where the scaffold replaces .*; nothing was changed\n1 error; nothing was written\n$/);
+      expect(snapshot()).toEqual(before);
+    } finally {
+      if (root) execFileSync("chattr", ["-i", config]);
+      else chmodSync(dir, 0o755);
+    }
+    // Once it can be written, the same run updates the project.
+    expect((await cli("scaffold", dir, "--spec", SPEC_DIR, "--spec-version", "draft", "--name", "partial", "--docs", "none", "--force")).code).toBe(0);
+    expect(snapshot()).not.toEqual(before);
   });
 
   it("the CLI lists what it replaced, with the copies, and the tally says what was done (exit 2)", async () => {

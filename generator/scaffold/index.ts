@@ -18,7 +18,7 @@
  * through the spec lock (`--spec-version` alone) are named as versions of the revision a copy of
  * the lock (`mcp-spec.lock.json`) pins.
  */
-import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
@@ -301,6 +301,39 @@ function checkPlaces(target: string, dir: string, files: readonly GeneratedFile[
   }
 }
 
+/**
+ * Before a `--force` write changes anything: each project file outside `src/generated/` can be
+ * written (a file there, and the folder its replacement and copy are made in, or the nearest
+ * folder there for a new one). A file that cannot be replaced (another owner's folder, an
+ * immutable file) was found only after `src/generated/` had been swapped in, leaving generated
+ * code of the new revision beside a configuration of the old one.
+ *
+ * @throws GeneratorError MCG403 naming the first place that cannot be written; nothing was changed
+ */
+function checkWritable(target: string, dir: string, files: readonly GeneratedFile[]): void {
+  for (const file of files) {
+    if (file.path.startsWith(GENERATED_FOLDER)) continue;
+    const path = join(target, file.path);
+    const exists = kindOf(path) === "file";
+    // A file that keeps its bytes is not written (package.json: once the scaffold's fields are merged into it).
+    if (exists) {
+      const before = readFileSync(path);
+      const after = file.path === "package.json" ? mergedPackageJson(before.toString("utf8"), file.contents)?.contents ?? file.contents : file.contents;
+      if (before.equals(Buffer.from(after))) continue;
+    }
+    let folder = dirname(path);
+    while (kindOf(folder) === "missing" && folder !== target) folder = dirname(folder);
+    for (const place of exists ? [path, folder] : [folder]) {
+      try {
+        accessSync(place, constants.W_OK);
+      } catch (error) {
+        const shown = join(dir, relative(target, place));
+        throw fail("MCG403", `cannot write ${shown} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), where the scaffold replaces ${file.path}; nothing was changed`);
+      }
+    }
+  }
+}
+
 /** Removes `<target>.scaffold-<pid>` folders left by scaffold runs that were killed (their process is gone). */
 function removeAbandoned(target: string): void {
   const prefix = `${basename(target)}.scaffold-`;
@@ -548,6 +581,7 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
   if (!empty) {
     if (!force) throw fail("MCG410", `${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it`);
     checkPlaces(target, dir, files);
+    checkWritable(target, dir, files);
     // A run killed while it filled this folder (then empty) left its copy beside it: --force, which such a folder then
     // needs, removes it too (it stayed for good).
     removeAbandoned(target);
