@@ -80,6 +80,9 @@ beforeAll(async () => {
       // And its dispatch.ts example beside it.
       writeFileSync(join(generatedDir, "..", "dispatch-example.ts"), readmeExample("dispatch-example"));
       files.push(join(generatedDir, "..", "dispatch-example.ts"));
+      // And the example of a client reading a server's answers.
+      writeFileSync(join(generatedDir, "..", "client-example.ts"), readmeExample("client-example"));
+      files.push(join(generatedDir, "..", "client-example.ts"));
       // The example prints; these programs load no DOM or Node types, so declare console alone.
       writeFileSync(join(generatedDir, "..", "console.d.ts"), "declare const console: { log(...data: unknown[]): void };\n");
       files.push(join(generatedDir, "..", "example.ts"), join(generatedDir, "..", "console.d.ts"));
@@ -99,7 +102,7 @@ for (const [compilerName, compiler] of Object.entries(COMPILERS)) {
         expect(diagnostics.get("(options)") ?? []).toEqual([]);
       });
 
-      it("the README's usage and dispatch.ts examples compile against the draft's output", () => {
+      it("the README's usage, dispatch.ts and client examples compile against the draft's output", () => {
         expect(diagnostics.get("example") ?? []).toEqual([]);
       });
 
