@@ -756,6 +756,22 @@ describe("diff through extends (helper-57)", () => {
     expect(tool.slice(0, tool.findIndex((l, i) => i > 0 && !l.startsWith("      ")))).toEqual(expect.arrayContaining(["      + inputSchema.$schema?: string", "      + outputSchema.$schema?: string"]));
   });
 
+  it("an inline object against a named one: an index signature's tag counts, and an alias of an object type has members too (helper-121)", async () => {
+    const dir = scratchDir("diff-named-index-tag");
+    const write = (name: string, x: string) => {
+      const head = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface N {\n  /** @maximum 3 */\n  [key: string]: number;\n}\nexport type M = Record<string, number>;\n';
+      writeFileSync(join(dir, name), `${head}export interface V {\n  x: ${x};\n}\n`);
+      return join(dir, name);
+    };
+    const [named, inline, alias] = [write("named.ts", "N"), write("inline.ts", "{ [key: string]: number }"), write("alias.ts", "M")];
+    // N's values are at most 3, the inline type's are not: not the same members.
+    const tagged = await cli("diff", named, inline);
+    expect(tagged.stdout).toBe("types: 1 changed\n  ~ V\n      ~ x: N → { [key: string]: number; }\n");
+    expect(JSON.parse((await cli("diff", named, inline, "--json")).stdout).types.changed[0].changes[0].sameMembers).toBeUndefined();
+    // M is an alias of the inline type: only written another way.
+    expect((await cli("diff", inline, alias)).stdout).toBe("types: 1 changed\n  ~ V\n      ~ x: {…} → M (the same members)\n");
+  });
+
   it("a union member written twice is no change, at the top and inside", async () => {
     const dir = scratchDir("diff-union-repeat");
     const write = (name: string, type: string) => {

@@ -188,14 +188,16 @@ function shownTypes(a: Typed, b: Typed, named: NamedMembers | undefined): { from
   return tagged ? { from: a.checked ?? a.type, to: b.checked ?? b.type } : { from: a.type, to: b.type };
 }
 
-/** {@link NamedMembers} of a snapshot: an interface's members, when its inherited ones are recorded. */
+/**
+ * {@link NamedMembers} of a snapshot: an interface's members, when its inherited ones are recorded, or
+ * an alias's of an inline object type (`MetaObject = Record<string, unknown>`), as {@link objectMembers}
+ * reads them: an index signature with its checked text (helper-121: without it, an inline index
+ * signature and a named one with a tag were said to have the same members).
+ */
 function namedMembers(snapshot: ProtocolSnapshot): (text: string) => Readonly<Record<string, PropertySnapshot>> | undefined {
   return (text) => {
     const type = Object.hasOwn(snapshot.types, text) ? own(snapshot.types, text) : undefined;
-    if (type?.kind !== "interface" || type.inherited === undefined) return undefined;
-    // Built by fromEntries: a property named `__proto__` stays a key (an assignment would set the prototype).
-    const index: [string, PropertySnapshot][] = type.indexSignature === undefined ? [] : [[INDEX_SIGNATURE, { optional: true, type: type.indexSignature }]];
-    return Object.fromEntries([...Object.entries(type.inherited), ...Object.entries(type.properties ?? {}), ...index]);
+    return type === undefined ? undefined : objectMembers(type);
   };
 }
 
