@@ -529,7 +529,7 @@ describe("diff when params move from an inline type into a named one", () => {
     expect(elicit.slice(1, 3)).toEqual(["      alternative ElicitRequestFormParams:", "        + _meta?: { progressToken?: ProgressToken; [key: string]: unknown; }"]);
     expect(elicit).toContain("        + mode?: \"form\"");
     const url = elicit.slice(elicit.indexOf("      alternative ElicitRequestURLParams:"));
-    expect(url).toEqual(expect.arrayContaining(["        + mode: \"url\"", "        + url: string", "        + elicitationId: string", "        - requestedSchema"]));
+    expect(url).toEqual(expect.arrayContaining(["        + mode: \"url\"", '        + url: string /*@ @format "uri" @*/', "        + elicitationId: string", "        - requestedSchema"]));
     expect(readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8")).toMatch(/export type ElicitRequestParams =\s*\|?\s*ElicitRequestFormParams\s*\|\s*ElicitRequestURLParams;/);
   });
 });
@@ -770,6 +770,21 @@ describe("diff through extends (helper-57)", () => {
     expect(JSON.parse((await cli("diff", named, inline, "--json")).stdout).types.changed[0].changes[0].sameMembers).toBeUndefined();
     // M is an alias of the inline type: only written another way.
     expect((await cli("diff", inline, alias)).stdout).toBe("types: 1 changed\n  ~ V\n      ~ x: {…} → M (the same members)\n");
+  });
+
+  it("a member added says its tags: one added to an interface, and each member of an inline object type listed by path (helper-121)", async () => {
+    const dir = scratchDir("diff-added-tags");
+    const write = (name: string, body: string) => {
+      writeFileSync(join(dir, name), `export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface V {\n${body}\n}\n`);
+      return join(dir, name);
+    };
+    const before = write("before.ts", "  x: { a: string };");
+    const after = write("after.ts", "  x: {\n    a: string;\n    /** @maximum 3 */\n    n: number;\n    /** @format uri */\n    u?: string;\n  };\n  /** @TJS-type number */\n  f: number;");
+    expect((await cli("diff", before, after)).stdout).toBe(
+      ["types: 1 changed", "  ~ V", "      + f: number /*@ @TJS-type number @*/", "      + x.n: number /*@ @maximum 3 @*/", '      + x.u?: string /*@ @format "uri" @*/', ""].join("\n"),
+    );
+    const added = JSON.parse((await cli("diff", before, after, "--json")).stdout).types.changed[0].changes;
+    expect(added[1]).toEqual({ change: "property-added", property: "x.n", optional: false, type: "number /*@ @maximum 3 @*/" });
   });
 
   it("a union member written twice is no change, at the top and inside", async () => {

@@ -189,6 +189,15 @@ function shownTypes(a: Typed, b: Typed, named: NamedMembers | undefined): { from
 }
 
 /**
+ * The text a type added or removed whole shows (a property added, an index signature added or
+ * removed): its checked text when that holds tags, so that a tag on it is said (helper-121: `+ n: number`
+ * for an `n` at most 3; an inline type listed member by member no longer wrote them anywhere); else as written.
+ */
+function shownType(t: Typed, named: NamedMembers | undefined): string {
+  return named?.complete === true && t.checked?.includes(TAGS_OPEN) === true ? t.checked : t.type;
+}
+
+/**
  * {@link NamedMembers} of a snapshot: an interface's members, when its inherited ones are recorded, or
  * an alias's of an inline object type (`MetaObject = Record<string, unknown>`), as {@link objectMembers}
  * reads them: an index signature with its checked text (helper-121: without it, an inline index
@@ -381,7 +390,8 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
   const [ea, eb] = [(from.extends ?? []).map(heritageText), (to.extends ?? []).map(heritageText)];
   if ([...ea].sort(byCodeUnits).join("\n") !== [...eb].sort(byCodeUnits).join("\n")) changes.push({ change: "extends", from: ea, to: eb });
   if (from.indexSignature === undefined || to.indexSignature === undefined) {
-    if (from.indexSignature !== to.indexSignature) changes.push({ change: "index-signature", from: from.indexSignature ?? null, to: to.indexSignature ?? null });
+    const shown = (type: string | undefined, checked: string | undefined) => (type === undefined ? null : shownType({ type, checked }, named));
+    if (from.indexSignature !== to.indexSignature) changes.push({ change: "index-signature", from: shown(from.indexSignature, from.indexChecked), to: shown(to.indexSignature, to.indexChecked) });
   } else {
     const [a, b] = [{ type: from.indexSignature, checked: from.indexChecked }, { type: to.indexSignature, checked: to.indexChecked }];
     if (!typesMatch(a, b, named) || !checksMatch(a, b, named)) changes.push({ change: "index-signature", ...shownTypes(a, b, named) });
@@ -437,9 +447,9 @@ function memberChanges(
   const perProperty = new Map<string, TypeChange[]>();
   for (const p of k.added) {
     const prop = own(pb, p);
-    perProperty.set(p, [p === indexKey ? { change: "index-signature", from: null, to: prop.type } : { change: "property-added", property: p, optional: prop.optional, type: prop.type }]);
+    perProperty.set(p, [p === indexKey ? { change: "index-signature", from: null, to: shownType(prop, named) } : { change: "property-added", property: p, optional: prop.optional, type: shownType(prop, named) }]);
   }
-  for (const p of k.removed) perProperty.set(p, [p === indexKey ? { change: "index-signature", from: own(pa, p).type, to: null } : { change: "property-removed", property: p }]);
+  for (const p of k.removed) perProperty.set(p, [p === indexKey ? { change: "index-signature", from: shownType(own(pa, p), named), to: null } : { change: "property-removed", property: p }]);
   for (const p of k.both) {
     const [a, b] = [own(pa, p), own(pb, p)];
     const index = (): TypeChange[] => (typesMatch(a, b, named) && checksMatch(a, b, named) ? [] : [{ change: "index-signature", ...shownTypes(a, b, named) }]);
