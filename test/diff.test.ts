@@ -787,6 +787,20 @@ describe("diff through extends (helper-57)", () => {
     expect(added[1]).toEqual({ change: "property-added", property: "x.n", optional: false, type: "number /*@ @maximum 3 @*/" });
   });
 
+  it("a property named [key: string] is not the index signature: against an alias of an object type, or inside an inline object type (helper-121)", async () => {
+    const dir = scratchDir("diff-index-named-property");
+    const write = (name: string, body: string) => {
+      writeFileSync(join(dir, name), `export const LATEST_PROTOCOL_VERSION = "2025-03-26";\n${body}\n`);
+      return join(dir, name);
+    };
+    const property = write("property.ts", 'export interface V {\n  "[key: string]": string;\n}');
+    const index = write("index.ts", "export type V = { [key: string]: string };");
+    expect((await cli("diff", property, index)).stdout).toBe('types: 1 changed\n  ~ V\n      kind: interface → alias\n      - "[key: string]"\n      index signature: (none) → string\n');
+    const inline = (name: string, x: string) => write(name, `export interface W {\n  x: ${x};\n}`);
+    const lines = (await cli("diff", inline("p.ts", '{ "[key: string]": string }'), inline("i.ts", "{ [key: string]: string }"))).stdout;
+    expect(lines).toBe('types: 1 changed\n  ~ W\n      - x."[key: string]"\n      ~ x: index signature: (none) → string\n');
+  });
+
   it("a union member written twice is no change, at the top and inside", async () => {
     const dir = scratchDir("diff-union-repeat");
     const write = (name: string, type: string) => {

@@ -13,7 +13,7 @@ import type { Diagnostic } from "../ir.js";
 import { loadSchema, type SchemaInput } from "../load/index.js";
 import { lowerSchema } from "../lower/index.js";
 import { ts } from "../ts-morph.js";
-import { INDEX_SIGNATURE, literalEnd, protocolSnapshot, TAGS_OPEN, withoutOwnTags, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
+import { INDEX_SIGNATURE, literalEnd, memberKey, protocolSnapshot, TAGS_OPEN, withoutOwnTags, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
 
 export { protocolSnapshot, type ProtocolSnapshot } from "./snapshot.js";
 
@@ -356,8 +356,9 @@ function objectMembers(type: TypeSnapshot): Readonly<Record<string, PropertySnap
   if (type.inherited === undefined) return undefined;
   const index: [string, PropertySnapshot][] =
     type.indexSignature === undefined ? [] : [[INDEX_SIGNATURE, { optional: true, type: type.indexSignature, ...(type.indexChecked === undefined ? {} : { checked: type.indexChecked }) }]];
-  // Built by fromEntries: a property named `__proto__` stays a key.
-  return Object.fromEntries([...Object.entries(type.inherited), ...Object.entries(type.properties ?? {}), ...index]);
+  // Built by fromEntries: a property named `__proto__` stays a key; each keyed as {@link memberKey} writes it, apart from the index signature.
+  const properties = [...Object.entries(type.inherited), ...Object.entries(type.properties ?? {})].map(([name, p]): [string, PropertySnapshot] => [memberKey(name), p]);
+  return Object.fromEntries([...properties, ...index]);
 }
 
 function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {

@@ -321,9 +321,20 @@ function propertySnapshot(p: { readonly optional: boolean; readonly type: TypeEx
   return { optional: p.optional, type, ...checkedOf(p.type, type), ...(constraints ? { constraints } : {}), ...members };
 }
 
-/** Every member of an object shape by name, its index signature under {@link INDEX_SIGNATURE}. */
+/**
+ * The key of a property named `name` in a record that also holds an index signature under
+ * {@link INDEX_SIGNATURE}: the name itself, or, for a property named `[key: string]` (or starting with
+ * `"`, so that no two names share a key), the name as a JSON string (helper-121: such a property and
+ * an index signature had one key, so `{ "[key: string]": string }` and `{ [key: string]: string }` were
+ * one type).
+ */
+export function memberKey(name: string): string {
+  return name === INDEX_SIGNATURE || name.startsWith('"') ? JSON.stringify(name) : name;
+}
+
+/** Every member of an object shape by {@link memberKey}, its index signature under {@link INDEX_SIGNATURE}. */
 function membersOf(shape: ObjectType): Record<string, PropertySnapshot> {
-  const members: [string, PropertySnapshot][] = shape.properties.map((p) => [p.name, propertySnapshot(p)]);
+  const members: [string, PropertySnapshot][] = shape.properties.map((p) => [memberKey(p.name), propertySnapshot(p)]);
   if (shape.indexSignature) members.push([INDEX_SIGNATURE, propertySnapshot({ optional: true, type: shape.indexSignature })]);
   return sortedRecord(members);
 }
