@@ -801,6 +801,30 @@ describe("diff through extends (helper-57)", () => {
     expect(lines).toBe('types: 1 changed\n  ~ W\n      - x."[key: string]"\n      ~ x: index signature: (none) → string\n');
   });
 
+  it("an inline object type's members in another order are no change; an alias of an inline object type that changed is listed member by member (helper-121)", async () => {
+    const dir = scratchDir("diff-inline-order");
+    const write = (name: string, x: string, alias: string, params: string) => {
+      const body = [
+        'export const LATEST_PROTOCOL_VERSION = "2025-03-26";',
+        "export interface Request {\n  method: string;\n  params?: { [key: string]: unknown };\n}",
+        "export interface Result {\n  [key: string]: unknown;\n}",
+        `export interface FooRequest extends Request {\n  method: "foo";\n  params: ${params};\n}`,
+        "export interface FooResult extends Result {}",
+        "export type ClientRequest = FooRequest;",
+        "export type ServerResult = FooResult;",
+        `export interface V {\n  x: ${x};\n}`,
+        `export type A = ${alias};`,
+      ];
+      writeFileSync(join(dir, name), body.join("\n") + "\n");
+      return join(dir, name);
+    };
+    const before = write("before.ts", "{ a: string; b: { c: number; d: string } }", "{ a: string; b: { c: string } }", "{ a: string; b: number }");
+    const reordered = write("reordered.ts", "{ b: { d: string; c: number }; a: string }", "{ b: { c: string }; a: string }", "{ b: number; a: string }");
+    expect(await cli("diff", before, reordered)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    const changed = write("changed.ts", "{ b: { d: string; c: number }; a: string }", "{ b: { c: number }; a: string }", "{ b: number; a: string }");
+    expect((await cli("diff", before, changed)).stdout).toBe("types: 1 changed\n  ~ A\n      ~ b.c: string → number\n");
+  });
+
   it("a union member written twice is no change, at the top and inside", async () => {
     const dir = scratchDir("diff-union-repeat");
     const write = (name: string, type: string) => {

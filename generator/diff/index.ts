@@ -215,8 +215,10 @@ function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnaps
   if (from.optional !== to.optional) changes.push({ change: "required", property: name, from: requiredness(from.optional), to: requiredness(to.optional) });
   const oneType = typesMatch(from, to, named);
   // An inline object type on both sides that changed: its members' changes, each named by its path (`inputSchema.$schema`).
-  const inlineChanges = !oneType && from.members !== undefined && to.members !== undefined ? nestedChanges(name, from.members, to.members, named) : [];
-  if (!oneType && inlineChanges.length === 0) {
+  // Both inline with the same members (in another order: helper-121, that was `{…} → {…} (the same members)`): no change.
+  const bothInline = from.members !== undefined && to.members !== undefined;
+  const inlineChanges = !oneType && bothInline ? nestedChanges(name, from.members!, to.members!, named) : [];
+  if (!oneType && !bothInline) {
     // An inline object moved into a named interface (or back) with the same members: the type is only written another way.
     const [a, b] = [from.members ?? named?.from(from.type), to.members ?? named?.to(to.type)];
     const written = from.members !== undefined || to.members !== undefined;
@@ -373,7 +375,9 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
   }
   if (from.kind === "alias") {
     const [a, b] = [{ type: from.type ?? "", checked: from.checked }, { type: to.type ?? "", checked: to.checked }];
-    const same = typesMatch(a, b, named);
+    // An alias of an inline object type on both sides: its members' changes, as a property's inline type's (none for the members in another order).
+    const bothInline = named.complete && from.members !== undefined && to.members !== undefined;
+    const same = typesMatch(a, b, named) || bothInline;
     const changes: TypeChange[] = same ? [] : [{ change: "alias-type", ...shownTypes(a, b, named) }];
     // An alias's own tags and its members are recorded since this snapshot's checked texts.
     if (!named.complete) return changes;
@@ -381,7 +385,7 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
     if (same && from.members !== undefined && to.members !== undefined) changes.push(...memberChanges(from.members, to.members, INDEX_SIGNATURE, named));
     // The checked texts, with the alias's own tags aside when their change was named: a tag inside that changed with them.
     const membersChanged = changes.some((c) => c.change !== "alias-constraint");
-    if (same && !membersChanged && !checksMatch(changes.length === 0 ? a : ownTagsAside(a), changes.length === 0 ? b : ownTagsAside(b), named)) {
+    if (same && !bothInline && !membersChanged && !checksMatch(changes.length === 0 ? a : ownTagsAside(a), changes.length === 0 ? b : ownTagsAside(b), named)) {
       changes.push({ change: "alias-type", from: a.checked ?? a.type, to: b.checked ?? b.type });
     }
     return changes;
@@ -524,8 +528,11 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
     for (const field of ["kind", "direction"] as const) if (a[field] !== b[field]) changes.push({ field, from: a[field], to: b[field] });
     // Unions in one order at any depth where both snapshots record checked texts; else up to a top-level union's order.
     const sameParamsType = named.complete ? withoutTags(a.paramsChecked ?? a.params) === withoutTags(b.paramsChecked ?? b.params) : sameParams(a.params, b.params);
-    if (!sameParamsType) {
-      const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE, named) } : {};
+    const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE, named) } : {};
+    // Inline on both sides (optional on both or neither) with the same members: only their order changed, no change (helper-121).
+    const inline = (p: MethodSnapshot) => p.params.startsWith("{") && closingBrace(p.params) === p.params.length - (p.params.endsWith("?") ? 2 : 1);
+    const reordered = named.complete && inline(a) && inline(b) && a.params.endsWith("?") === b.params.endsWith("?") && members.members?.length === 0;
+    if (!sameParamsType && !reordered) {
       const alternatives = alternativeChanges(a, b, named);
       changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });
     }
