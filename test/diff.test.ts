@@ -825,6 +825,17 @@ describe("diff through extends (helper-57)", () => {
     expect((await cli("diff", before, changed)).stdout).toBe("types: 1 changed\n  ~ A\n      ~ b.c: string → number\n");
   });
 
+  it("a member of an inline object type is attributed to its own property, not to an inherited one whose name holds a dot (helper-121)", async () => {
+    const dir = scratchDir("diff-dotted-origin");
+    const write = (name: string, body: string) => {
+      writeFileSync(join(dir, name), `export const LATEST_PROTOCOL_VERSION = "2025-03-26";\n${body}\n`);
+      return join(dir, name);
+    };
+    const before = write("before.ts", 'export interface V {\n  "a.b"?: string;\n  a: { b: string };\n}');
+    const after = write("after.ts", 'export interface B {\n  "a.b"?: string;\n}\nexport interface V extends B {\n  a: { b: number };\n}');
+    expect((await cli("diff", before, after)).stdout).toBe("types: 1 added, 1 changed\n  + B (interface)\n  ~ V\n      extends: (nothing) → B\n      ~ a.b: string → number\n");
+  });
+
   it("a union member written twice is no change, at the top and inside", async () => {
     const dir = scratchDir("diff-union-repeat");
     const write = (name: string, type: string) => {

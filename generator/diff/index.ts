@@ -418,26 +418,19 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
   };
   const kept = (record: Readonly<Record<string, PropertySnapshot & { readonly from?: string }>>) => Object.fromEntries(Object.entries(record).filter(([name]) => !atBase(name)));
   const [ka, kb] = [kept(pa), kept(pb)];
-  for (const change of memberChanges(ka, kb, undefined, named)) {
-    if (!("property" in change) || change.property === undefined) {
-      changes.push(change);
-      continue;
+  // Property by property, so that a member of an inline type is attributed to its own property, not to another whose
+  // name holds a dot (helper-121: `a.b` of `a: { b }` was said inherited from the base declaring a property `"a.b"`).
+  const names = [...new Set([...Object.keys(ka), ...Object.keys(kb)])].sort(byCodeUnits);
+  for (const name of names) {
+    const one = (record: typeof ka) => (Object.hasOwn(record, name) ? { [name]: own(record, name) } : {});
+    // Built with a computed key: a property named `__proto__` stays a key.
+    for (const change of memberChanges(one(ka), one(kb), undefined, named)) {
+      // The declaration that has it now, or had it when it was removed (a member of an inline type: its property's).
+      const origin = (Object.hasOwn(kb, name) ? own(kb, name) : own(ka, name)).from;
+      changes.push(origin === undefined || !("property" in change) || change.property === undefined ? change : { ...change, inheritedFrom: origin });
     }
-    // The declaration that has it now, or had it when it was removed (a member of an inline type: its property's).
-    const origin = (memberAt(kb, change.property) ?? memberAt(ka, change.property))?.from;
-    changes.push(origin === undefined ? change : { ...change, inheritedFrom: origin });
   }
   return changes;
-}
-
-/** The entry of `record` that `path` names: the property itself, or the one whose inline type holds the member `path` names (`annotations.weight`). */
-function memberAt<T>(record: Readonly<Record<string, T>>, path: string): T | undefined {
-  if (Object.hasOwn(record, path)) return own(record, path);
-  // The longest name that starts the path: a property name may hold dots (`io.modelcontextprotocol/…`).
-  const owner = Object.keys(record)
-    .filter((name) => path.startsWith(`${name}.`))
-    .sort((a, b) => b.length - a.length)[0];
-  return owner === undefined ? undefined : own(record, owner);
 }
 
 /** How two records of properties differ, by property name; the entry named `indexKey` (when given) is an index signature. */
