@@ -16,7 +16,8 @@
  *   `subscriptions/listen`): then the response is an SSE stream of those notifications ended by
  *   the response. Closing the stream cancels the request (§ Cancellation). A POST whose `Accept`
  *   does not take `text/event-stream` ({@link acceptsEventStream}) is answered JSON only: its
- *   notifications are not sent (in a legacy session, they go to the GET stream when one is open).
+ *   notifications are not sent (in a legacy session they, and server→client requests, go to the GET
+ *   stream when one is open; a server→client request with none open fails its request, `-32603`).
  * - An `Mcp-Session-Id` header on a modern request is ignored.
  *
  * Legacy clients (2025-11-25 and earlier, 2025-11-25 basic/transports "Streamable HTTP"), when
@@ -962,7 +963,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const notify = (outgoing: OutgoingMessage): boolean => {
       if (res.writableEnded || controller.signal.aborted) return false;
       if (!sse) {
-        if (!eventStream) return false;
+        // A POST that does not take a stream: in a legacy session the GET stream carries it when one is open (a
+        // server→client request too, which would else fail its request), elsewhere nothing does.
+        if (!eventStream) return route.legacy && route.push !== undefined && route.push(outgoing);
         sse = true;
         const headers: { [name: string]: string } = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
         if (route.opening !== undefined) headers["mcp-session-id"] = route.opening.id;

@@ -707,6 +707,31 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     expect((await post(url, { jsonrpc: "2.0", id: 6, method: "tools/list" }, headers)).status).toBe(404);
   });
 
+  it("a session's POST whose Accept takes only JSON: a server→client request goes on the session's GET stream when one is open, and the POST is answered JSON; without one, -32603 at once", async () => {
+    const { url } = await serve(greeter());
+    const opened = await post(url, initialize(1), { accept: "application/json" });
+    const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": LEGACY, accept: "application/json" };
+    await opened.body?.cancel();
+    expect((await post(url, initialized, headers)).status).toBe(202);
+    const greet = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "greet", arguments: {} } });
+    // No stream carries the request: the call is answered at once.
+    const alone = await within(post(url, greet(2), headers), 2000, "the call without a stream");
+    expect(alone.headers.get("content-type")).toBe("application/json");
+    expect(await alone.json()).toMatchObject({ id: 2, error: { code: -32603, message: expect.stringContaining("nothing carries requests to the client") } });
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    const pushed = sseMessages(stream);
+    const call = post(url, greet(3), headers);
+    const asked = (await within(pushed.next(), 2000, "elicitation request on the GET stream"))!;
+    expect(asked).toMatchObject({ jsonrpc: "2.0", method: "elicitation/create", params: { message: "Your name?" } });
+    expect((await post(url, { jsonrpc: "2.0", id: asked["id"], result: { action: "accept", content: { name: "Ada" } } }, headers)).status).toBe(202);
+    const answered = await within(call, 2000, "the call's answer");
+    expect(answered.headers.get("content-type")).toBe("application/json");
+    expect(await answered.json()).toEqual({ jsonrpc: "2.0", id: 3, result: text("Hello, Ada") });
+    controller.abort();
+  });
+
   it("answers a notification whose params fail the schema 400 with a -32602 error without id, in a session and from a modern client; a valid one, or one of an unknown method, 202; a legacy session's without a session 400", async () => {
     const dispatcher = greeter();
     const { url } = await serve(dispatcher);
