@@ -18,6 +18,7 @@
  *   does not take `text/event-stream` ({@link acceptsEventStream}) is answered JSON only: its
  *   notifications are not sent (in a legacy session they, and server→client requests, go to the GET
  *   stream when one is open; a server→client request with none open fails its request, `-32603`).
+ *   Such a `subscriptions/listen`, which only a stream can answer, → 406 with `-32600`.
  * - An `Mcp-Session-Id` header on a modern request is ignored.
  *
  * Legacy clients (2025-11-25 and earlier, 2025-11-25 basic/transports "Streamable HTTP"), when
@@ -949,11 +950,15 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const id = request === undefined ? undefined : own(request, "id");
     const listen = request !== undefined && own(request, "method") === LISTEN;
     if (listen && streams >= maxSubscriptions) return unavailable(res, id, tooManyStreams);
+    const eventStream = acceptsEventStream(header(req, "accept"));
+    // A subscriptions/listen is answered only by the stream: as JSON it would wait, unanswered and with nothing sent, until the server closed.
+    if (listen && !route.legacy && !eventStream) {
+      return sendJson(res, 406, errorBody(id, -32600, `Not acceptable: ${LISTEN} is answered with a text/event-stream stream; send Accept: application/json, text/event-stream`));
+    }
     const controller = new AbortController();
     // Each request of a batch listens to it (more than node's warning threshold of 10 in a batch of 64).
     setMaxListeners(0, controller.signal);
     let sse = false;
-    const eventStream = acceptsEventStream(header(req, "accept"));
     let keepAlive: ReturnType<typeof setInterval> | undefined;
     onGone(req, res, () => {
       if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));

@@ -869,6 +869,13 @@ describe("Streamable HTTP transport, hardened", () => {
     }
   });
 
+  it("answers a subscriptions/listen whose Accept does not take text/event-stream 406 at once (it waited unanswered, nothing sent, until the server closed)", async () => {
+    const s = await serve();
+    const refused = await Promise.race([post(s.url, listen(1), undefined, { accept: "application/json" }), sleep(2000).then(() => "no answer")]);
+    expect(refused).toMatchObject({ status: 406, type: "application/json" });
+    expect(JSON.parse((refused as { body: string }).body)).toMatchObject({ jsonrpc: "2.0", id: 1, error: { code: -32600 } });
+  });
+
   it("answers a handler that throws -32603 in-band (200), which the SDK v2 client reads as the JSON-RPC error (helper-84: as HTTP 500 it saw a transport failure)", async () => {
     const s = await serve();
     const client = new ClientV2({ name: "transports-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
