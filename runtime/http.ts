@@ -277,19 +277,28 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 /**
- * Whether an `Accept` header value takes an SSE stream (RFC 9110 § 12.5.1): absent, or a media
- * range `text/event-stream`, `text/*` or the any-type wildcard, without `q=0`. A client that lists only
- * `application/json` breaks a MUST of basic/transports (both are listed), but it is answered
- * in the one type it takes: its POSTs get JSON, without the notifications that would need a stream.
+ * Whether an `Accept` header value takes an SSE stream (RFC 9110 § 12.5.1): absent, or the most
+ * specific media range naming it (`text/event-stream`, else `text/*`, else the any-type wildcard)
+ * has no `q=0`, as a more specific range overrides a less specific one: `text/event-stream;q=0`
+ * beside the any-type wildcard refuses it. A client that lists only `application/json` breaks a MUST of basic/transports (both
+ * are listed), but it is answered in the one type it takes: its POSTs get JSON, without the
+ * notifications that would need a stream.
  */
 export function acceptsEventStream(accept: string | undefined): boolean {
   if (accept === undefined) return true;
-  return accept.split(",").some((range) => {
+  let specificity = 0;
+  let weight = 0;
+  for (const range of accept.split(",")) {
     const [type = "", ...params] = range.split(";").map((part) => part.trim().toLowerCase());
-    if (type !== "text/event-stream" && type !== "text/*" && type !== "*/*") return false;
+    const rank = type === "text/event-stream" ? 3 : type === "text/*" ? 2 : type === "*/*" ? 1 : 0;
+    if (rank === 0 || rank < specificity) continue;
     const q = params.find((param) => /^q\s*=/.test(param));
-    return q === undefined || Number(q.slice(q.indexOf("=") + 1).trim()) > 0;
-  });
+    const value = q === undefined ? 1 : Number(q.slice(q.indexOf("=") + 1).trim());
+    const taken = value > 0 ? value : 0;
+    weight = rank > specificity ? taken : Math.max(weight, taken);
+    specificity = rank;
+  }
+  return weight > 0;
 }
 
 /**

@@ -861,10 +861,10 @@ describe("Streamable HTTP transport, hardened", () => {
     };
     const answer = { jsonrpc: "2.0", id: 1, result: { resultType: "complete", ...text("said") } };
     const log = { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } };
-    for (const accept of ["application/json", "application/json, text/event-stream;q=0", "application/json, text/html", "text/event-stream ; q=0.0, application/*"]) {
+    for (const accept of ["application/json", "application/json, text/event-stream;q=0", "application/json, text/html", "text/event-stream ; q=0.0, application/*", "*/*, text/event-stream;q=0", "text/event-stream;q=0, text/*, */*", "application/json, text/*;q=0, */*"]) {
       expect(await asked(accept)).toMatchObject({ type: "application/json", messages: [answer] });
     }
-    for (const accept of ["application/json, text/event-stream", "*/*", "application/json;q=0.9, text/*;q=0.1", "TEXT/EVENT-STREAM"]) {
+    for (const accept of ["application/json, text/event-stream", "*/*", "application/json;q=0.9, text/*;q=0.1", "TEXT/EVENT-STREAM", "text/event-stream;q=0.5, */*;q=0", "text/*;q=0, text/event-stream"]) {
       expect(await asked(accept)).toMatchObject({ type: "text/event-stream", messages: [log, answer] });
     }
   });
