@@ -293,6 +293,27 @@ describe("tools widened by 2026-07-28, to a legacy client", () => {
   });
 });
 
+describe("tools a legacy client cannot take", () => {
+  it("a tool whose schema the 2025-11-25 schema refuses even narrowed (properties not an object) is left out of a legacy tools/list, not the whole list answered -32603; a modern client gets it", async () => {
+    const BAD = [
+      { name: "array-properties", inputSchema: { type: "object", properties: [true] } },
+      { name: "null-property", inputSchema: { type: "object", properties: { a: null } } },
+      { name: "required-string", inputSchema: { type: "object", required: "a" } },
+    ];
+    const GOOD = { name: "good", inputSchema: { type: "object", properties: { a: true } } };
+    const d = dual({ tools: [...BAD, GOOD].map((definition) => ({ definition, call: () => ({ content: [] }) })) as never });
+    const client = legacyClient(d);
+    await client.open();
+    const listed = await client.send(legacy(1, "tools/list"));
+    expect(listed?.result).toEqual({ tools: [{ name: "good", inputSchema: { type: "object", properties: { a: {} } } }] });
+    expect(legacyErrors("ListToolsResult", listed?.result)).toEqual([]);
+    expect(logged.length).toBe(1);
+    logged.length = 0;
+    const modern = await d.handle({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } });
+    expect((modern?.result?.["tools"] as Json[]).map((t) => t["name"])).toEqual([...BAD.map((t) => t.name), "good"]);
+  });
+});
+
 describe("handlers written once: results adapted to the legacy revision", () => {
   it("a legacy tools/call result has no resultType, ttlMs, cacheScope or modern _meta, and validates against the 2025-11-25 schema", async () => {
     const d = dual({ cache: { ttlMs: 1000, cacheScope: "public" } });

@@ -1301,7 +1301,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
     if (validateResults) {
       // The `resultType` selects the shape: an `InputRequiredResult` is never read as a complete result, nor the other way round.
-      const parsed = (serving.adapt ? serving.revision : revision).parseResult(method as never, result);
+      let parsed = (serving.adapt ? serving.revision : revision).parseResult(method as never, result);
+      // A legacy client's tool list without the tools it still cannot take (a schema the handler revision lets
+      // through, such as properties that are not an object): one such tool would leave the client no tools at all.
+      const unfit = !parsed.ok && serving.adapt && method === "tools/list" ? unfitTools(parsed.issues, result["tools"]) : undefined;
+      if (unfit !== undefined) {
+        report(new TypeError("tools/list to a " + serving.revision.protocolVersion + " client leaves out tools it cannot take: " + describeIssues(parsed.ok ? [] : parsed.issues)), { method, id, reason: "invalid-result" });
+        result["tools"] = (result["tools"] as unknown[]).filter((_, i) => !unfit.has(i));
+        parsed = serving.revision.parseResult(method as never, result);
+      }
       if (!parsed.ok) {
         report(new TypeError("the " + method + " handler returned a malformed result: " + describeIssues(parsed.issues)), { method, id, reason: "invalid-result" });
         return errorOf(id, -32603, "Internal error");
@@ -2117,6 +2125,18 @@ function narrowTools(method: string, result: JsonObject): void {
     }
     return copy;
   });
+}
+
+/** The indexes of the tools `issues` are about (`/tools/N…`), when every issue is about one; else `undefined`. */
+function unfitTools(issues: readonly { readonly path: string }[], tools: unknown): Set<number> | undefined {
+  if (!Array.isArray(tools) || issues.length === 0) return undefined;
+  const found = new Set<number>();
+  for (const issue of issues) {
+    const match = /^\/tools\/(\d+)(?:\/|$)/.exec(issue.path);
+    if (match === null || Number(match[1]) >= tools.length) return undefined;
+    found.add(Number(match[1]));
+  }
+  return found;
 }
 
 /** The message of the `-32603` answer to a request whose deadline aborted: its reason when that is a string. */
