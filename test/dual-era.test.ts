@@ -478,6 +478,17 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(typeof ids[0]).toBe("string");
     expect(ids[0]).not.toEqual(ids[1]);
     expect(ids[2]).toBe("mine");
+    // Unique beyond this dispatcher too (helper-122: "elicitation-1" again in each process, and beside a handler's own):
+    // a random part, the same within one dispatcher, another in the next.
+    expect(ids[0]).toMatch(/^elicitation-[0-9a-f]{32}-\d+$/);
+    expect(String(ids[0]).split("-")[1]).toBe(String(ids[1]).split("-")[1]);
+    const other = legacyClient(dual({ handlers: { "prompts/get": (_: Json, c: RequestContextCore) => (c.inputResponses === undefined ? { resultType: "input_required", inputRequests: { it: URL_REQUEST } } : { messages: [] }) }, capabilities: { ...CAPABILITIES, prompts: {} } }));
+    await other.open(LEGACY_VERSION, { elicitation: { url: {} } });
+    other.answerWith(() => ({ result: { action: "accept" } }));
+    expect((await other.send(legacy(1, "prompts/get", { name: "url" })))?.result).toEqual({ messages: [] });
+    const otherId = other.sent.filter((m) => m.method === "elicitation/create").map((m) => ("params" in m ? m.params?.["elicitationId"] : undefined))[0];
+    expect(otherId).toMatch(/^elicitation-[0-9a-f]{32}-1$/);
+    expect(otherId).not.toEqual(ids[0]);
     for (const m of asked) expect(legacyErrors("ElicitRequest", m)).toEqual([]);
     expect(logged).toEqual([]);
     // The handler's own object is not changed.

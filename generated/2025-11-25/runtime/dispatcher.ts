@@ -831,6 +831,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   const liveSession = (channel: object): LegacySession | undefined => openingSessions.get(channel) ?? sessions.get(channel);
   const pendingInputs = new WeakMap<object, Map<string, PendingInput>>();
   let outgoingIds = 0;
+  /** The random part of the elicitation ids the core makes ({@link withElicitationId}), made at the first. */
+  let elicitationPrefix: string | undefined;
 
   function deriveCapabilities(): JsonObject {
     const derived: JsonObject = {};
@@ -1162,14 +1164,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   /**
    * A url-mode `elicitation/create` with the `elicitationId` that 2025-11-25 requires of it
    * (client/elicitation § URL Mode: "unique within the context of the server") and a later revision
-   * dropped: a handler written against that revision cannot give one, so the core makes it from
-   * the request's own id, unique in this dispatcher. `undefined` for any other request, or one that
-   * has its id.
+   * dropped: a handler written against that revision cannot give one, so the core makes it,
+   * `elicitation-<random>-<the request's own id>`: unique in this dispatcher, and beyond it (another
+   * process of the server, an id a handler made) by the random part. `undefined` for any other
+   * request, or one that has its id.
    */
   function withElicitationId(message: OutgoingRequest, outgoingId: number): OutgoingRequest | undefined {
     const params = message.params;
     if (message.method !== "elicitation/create" || !isPlainObject(params) || own(params, "mode") !== "url" || hasOwn.call(params, "elicitationId")) return undefined;
-    return { ...message, params: { ...params, elicitationId: "elicitation-" + String(outgoingId) } };
+    elicitationPrefix ??= randomText();
+    return { ...message, params: { ...params, elicitationId: "elicitation-" + elicitationPrefix + "-" + String(outgoingId) } };
   }
 
   /**
@@ -2125,6 +2129,20 @@ function narrowTools(method: string, result: JsonObject): void {
     }
     return copy;
   });
+}
+
+/**
+ * 32 random hexadecimal digits: from `crypto.getRandomValues` where the platform has it (Node.js,
+ * browsers, Deno, Bun, workers), else from `Math.random` (unique, not unguessable).
+ */
+function randomText(): string {
+  const bytes = new Uint8Array(16);
+  const crypto = (globalThis as { crypto?: { getRandomValues?: (array: Uint8Array) => Uint8Array } }).crypto;
+  if (typeof crypto?.getRandomValues === "function") crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  let text = "";
+  for (const byte of bytes) text += (byte < 16 ? "0" : "") + byte.toString(16);
+  return text;
 }
 
 /** The indexes of the tools `issues` are about (`/tools/N…`), when every issue is about one; else `undefined`. */
