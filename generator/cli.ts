@@ -354,7 +354,8 @@ function printReplaced(dir: string, done: Pick<ScaffoldWrite, "replaced" | "back
       const replaced = merged.replacedFields.length > 0 ? [`it replaced your ${merged.replacedFields.join(", ")}`] : [];
       const lost = merged.notKept.length > 0 ? [`JSON could not keep ${merged.notKept.join(", ")} as your file wrote it`] : [];
       const fields = [...replaced, ...lost].length > 0 ? `; ${[...replaced, ...lost].join("; ")}: ${copy}` : "";
-      io.stdout(`merged: ${join(dir, path)} (the scaffold's fields set, the rest of yours kept${fields})\n`);
+      const what = path.endsWith(".json") ? "the scaffold's fields set, the rest of yours kept" : "the scaffold's rules added after yours";
+      io.stdout(`merged: ${join(dir, path)} (${what}${fields})\n`);
     }
   }
   if (done.removed.length > 0) io.stdout(`removed (the generated code no longer has them): ${done.removed.map((path) => join(dir, path)).join(", ")}\n`);

@@ -224,6 +224,24 @@ describe("scaffold command", () => {
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(scaffolded);
   });
 
+  it("--force keeps the project's .gitignore, .gitattributes and .prettierignore, adding the scaffold's rules they lack after their own lines (helper-122: they were replaced, kept as .orig)", async () => {
+    const dir = scratchDir("scaffold-force-lines");
+    writeFileSync(join(dir, ".gitattributes"), "*.png binary\r\n*.psd filter=lfs diff=lfs merge=lfs -text\r\n");
+    writeFileSync(join(dir, ".gitignore"), "coverage/\n  dist/  \n.env");
+    const forced = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(forced.code).toBe(0);
+    const scaffoldAttributes = readFileSync(join(ROOT, "templates", "scaffold", "gitattributes"), "utf8");
+    // Its own lines as they were, in its line ends; then the scaffold's rule, after the scaffold's comment lines above it.
+    expect(readFileSync(join(dir, ".gitattributes"), "utf8")).toBe(`*.png binary\r\n*.psd filter=lfs diff=lfs merge=lfs -text\r\n${scaffoldAttributes.trimEnd().replace(/\n/g, "\r\n")}\r\n`);
+    // A rule it has (spaces aside) is not added again; the last line gets its line end first.
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("coverage/\n  dist/  \n.env\nnode_modules/\n*.orig\n*.orig.[0-9]*\n");
+    expect(existsSync(join(dir, ".gitattributes.orig")) || existsSync(join(dir, ".gitignore.orig"))).toBe(false);
+    expect(forced.stdout).toContain(`merged: ${join(dir, ".gitattributes")} (the scaffold's rules added after yours)\n`);
+    // Once merged, nothing is left to add: the files are unchanged.
+    const again = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(again.stdout).not.toContain(".git");
+  });
+
   it("refuses a folder that is not empty (exit 2, nothing changed); --force replaces its files, keeping what they held as .orig, and keeps the others", async () => {
     const dir = scratchDir("scaffold-refuse");
     writeFileSync(join(dir, "notes.txt"), "mine\n");

@@ -318,8 +318,7 @@ function checkWritable(target: string, dir: string, files: readonly GeneratedFil
     // A file that keeps its bytes is not written (package.json: once the scaffold's fields are merged into it).
     if (exists) {
       const before = readFileSync(path);
-      const after = file.path === "package.json" ? mergedPackageJson(before.toString("utf8"), file.contents)?.contents ?? file.contents : file.contents;
-      if (before.equals(Buffer.from(after))) continue;
+      if (before.equals(Buffer.from(forceContents(file, before).file.contents))) continue;
     }
     let folder = dirname(path);
     while (kindOf(folder) === "missing" && folder !== target) folder = dirname(folder);
@@ -511,6 +510,49 @@ export function mergedPackageJson(
   return { contents: laidOut(merged), replacedFields, notKept: lost };
 }
 
+/**
+ * A line-based file of the project (`.gitignore`, `.gitattributes`, `.prettierignore`) with the
+ * scaffold's rules it lacks added at its end, each after the comment lines the scaffold writes
+ * above it; the project's lines stay as they are, in its line ends. A rule is compared without the
+ * spaces around it.
+ */
+export function mergedLines(project: string, scaffold: string): { readonly contents: string; readonly replacedFields: readonly string[]; readonly notKept: readonly string[] } {
+  const eol = project.includes("\r\n") ? "\r\n" : "\n";
+  const have = new Set(project.split(/\r?\n/).map((line) => line.trim()));
+  const added: string[] = [];
+  let comments: string[] = [];
+  for (const line of scaffold.split("\n")) {
+    if (line.trim() === "" || line.trim().startsWith("#")) {
+      comments = line.trim() === "" ? [] : [...comments, line];
+      continue;
+    }
+    if (!have.has(line.trim())) added.push(...comments, line);
+    comments = [];
+  }
+  if (added.length === 0) return { contents: project, replacedFields: [], notKept: [] };
+  const ended = project === "" || /\n$/.test(project) ? project : project + eol;
+  return { contents: ended + added.join(eol) + eol, replacedFields: [], notKept: [] };
+}
+
+/** The files a `force` write merges into the project's own, by path: what each merge makes of the project's text and the scaffold's. */
+const MERGED_FILES: Readonly<Record<string, (project: string, scaffold: string) => ReturnType<typeof mergedLines> | undefined>> = {
+  "package.json": mergedPackageJson,
+  ...Object.fromEntries(RENAMED_FILES.map(([path]) => [path, mergedLines])),
+};
+
+/**
+ * What a `force` write puts at `given.path` over the project's file `before` (its bytes): the
+ * scaffold's file, or the merge of the two for a file of {@link MERGED_FILES}. Bytes that are not
+ * UTF-8 are read as U+FFFD, and would be written so (helper-108): the merge says so in `notKept`.
+ */
+function forceContents(given: GeneratedFile, before: Buffer | undefined): { file: GeneratedFile; merge: ReturnType<typeof mergedLines> | undefined } {
+  const merging = before !== undefined && Object.hasOwn(MERGED_FILES, given.path) ? MERGED_FILES[given.path] : undefined;
+  const read = merging !== undefined ? before!.toString("utf8") : undefined;
+  const parsed = read !== undefined ? merging!(read, given.contents) : undefined;
+  const merge = parsed && (Buffer.from(read!, "utf8").equals(before!) ? parsed : { ...parsed, notKept: [...parsed.notKept, "bytes that are not UTF-8"] });
+  return { file: merge === undefined ? given : { path: given.path, contents: merge.contents }, merge };
+}
+
 /** The `force` write of {@link writeScaffold}: each file in turn, `result` filled as it goes (a step that throws leaves it saying what was done). */
 function writeEach(target: string, dir: string, files: readonly GeneratedFile[], result: ScaffoldWrite): void {
   for (const given of files) {
@@ -520,12 +562,9 @@ function writeEach(target: string, dir: string, files: readonly GeneratedFile[],
     checkPlaces(target, dir, [given]);
     const before = kindOf(path) === "file" ? readFileSync(path) : undefined;
     // The project's package.json keeps its dependencies and scripts: the scaffold's fields are merged into it
-    // (helper-104: it was replaced whole, and merging the copy back was by hand).
-    const read = given.path === "package.json" && before !== undefined ? before.toString("utf8") : undefined;
-    const parsed = read !== undefined ? mergedPackageJson(read, given.contents) : undefined;
-    // Bytes that are not UTF-8 are read as U+FFFD, and would be written so (helper-108).
-    const merge = parsed && (Buffer.from(read!, "utf8").equals(before!) ? parsed : { ...parsed, notKept: [...parsed.notKept, "bytes that are not UTF-8"] });
-    const file = merge === undefined ? given : { path: given.path, contents: merge.contents };
+    // (helper-104: it was replaced whole, and merging the copy back was by hand); its .gitignore and the like keep
+    // their lines, and get the scaffold's rules they lack.
+    const { file, merge } = forceContents(given, before);
     if (before !== undefined && before.equals(Buffer.from(file.contents))) {
       result.unchanged.push(file.path);
       continue;
