@@ -280,9 +280,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * Whether an `Accept` header value takes an SSE stream (RFC 9110 § 12.5.1): absent, or the most
  * specific media range naming it (`text/event-stream`, else `text/*`, else the any-type wildcard)
  * has no `q=0`, as a more specific range overrides a less specific one: `text/event-stream;q=0`
- * beside the any-type wildcard refuses it. A client that lists only `application/json` breaks a MUST of basic/transports (both
- * are listed), but it is answered in the one type it takes: its POSTs get JSON, without the
- * notifications that would need a stream.
+ * beside the any-type wildcard refuses it. A client that lists only `application/json` breaks a
+ * MUST of basic/transports (both are listed), but it is answered in the one type it takes: its
+ * POSTs get JSON, without the notifications that would need a stream.
  */
 export function acceptsEventStream(accept: string | undefined): boolean {
   if (accept === undefined) return true;
@@ -1021,7 +1021,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     if (closing && !res.headersSent && lastOnConnection(res)) res.setHeader("connection", "close");
     if (response === undefined) {
       // A request left unanswered (cancelled by the client) still gets what a request's POST is
-      // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses.
+      // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses,
+      // and for such a request whose client takes no stream (no answer in JSON says "cancelled").
       if (!sse && asks && eventStream) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       else if (!sse && refused !== undefined) return sendJson(res, 400, { jsonrpc: "2.0", error: refused });
       else if (!sse) res.writeHead(202, { "content-length": "0" });
