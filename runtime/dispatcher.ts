@@ -1306,11 +1306,22 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       let parsed = (serving.adapt ? serving.revision : revision).parseResult(method as never, result);
       // A legacy client's tool list without the tools it still cannot take (a schema the handler revision lets
       // through, such as properties that are not an object): one such tool would leave the client no tools at all.
-      const unfit = !parsed.ok && serving.adapt && method === "tools/list" ? unfitTools(parsed.issues, result["tools"]) : undefined;
+      // A validation stops after MAX_ISSUES issues: the tools past them are found in another round, each of which leaves out at least one.
+      let unfit = !parsed.ok && serving.adapt && method === "tools/list" ? unfitTools(parsed.issues, result["tools"]) : undefined;
       if (unfit !== undefined) {
-        report(new TypeError("tools/list to a " + serving.revision.protocolVersion + " client leaves out tools it cannot take: " + describeIssues(parsed.ok ? [] : parsed.issues)), { method, id, reason: "invalid-result" });
-        result["tools"] = (result["tools"] as unknown[]).filter((_, i) => !unfit.has(i));
-        parsed = serving.revision.parseResult(method as never, result);
+        const first = parsed.ok ? [] : parsed.issues;
+        let left = 0;
+        while (unfit !== undefined) {
+          const out = unfit;
+          left += out.size;
+          result["tools"] = (result["tools"] as unknown[]).filter((_, i) => !out.has(i));
+          parsed = serving.revision.parseResult(method as never, result);
+          unfit = parsed.ok ? undefined : unfitTools(parsed.issues, result["tools"]);
+        }
+        report(
+          new TypeError("tools/list to a " + serving.revision.protocolVersion + " client leaves out " + String(left) + " tool" + (left === 1 ? "" : "s") + " it cannot take: " + describeIssues(first)),
+          { method, id, reason: "invalid-result" },
+        );
       }
       if (!parsed.ok) {
         report(new TypeError("the " + method + " handler returned a malformed result: " + describeIssues(parsed.issues)), { method, id, reason: "invalid-result" });
@@ -2143,16 +2154,21 @@ function randomText(): string {
   return text;
 }
 
-/** The indexes of the tools `issues` are about (`/tools/N…`), when every issue is about one; else `undefined`. */
-function unfitTools(issues: readonly { readonly path: string }[], tools: unknown): Set<number> | undefined {
+/**
+ * The indexes of the tools `issues` are about (`/tools/N…`), when every issue is about one; else
+ * `undefined`. The issue saying that the validation stopped (`maxIssues`, at "") is passed over:
+ * the issues before it name tools, and those after it are found once these are left out.
+ */
+function unfitTools(issues: readonly { readonly path: string; readonly keyword?: string }[], tools: unknown): Set<number> | undefined {
   if (!Array.isArray(tools) || issues.length === 0) return undefined;
   const found = new Set<number>();
   for (const issue of issues) {
+    if (issue.path === "" && issue.keyword === "maxIssues") continue;
     const match = /^\/tools\/(\d+)(?:\/|$)/.exec(issue.path);
     if (match === null || Number(match[1]) >= tools.length) return undefined;
     found.add(Number(match[1]));
   }
-  return found;
+  return found.size === 0 ? undefined : found;
 }
 
 /** The message of the `-32603` answer to a request whose deadline aborted: its reason when that is a string. */

@@ -312,6 +312,20 @@ describe("tools a legacy client cannot take", () => {
     const modern = await d.handle({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } });
     expect((modern?.result?.["tools"] as Json[]).map((t) => t["name"])).toEqual([...BAD.map((t) => t.name), "good"]);
   });
+
+  it("more unfit tools than a validation reports issues for (over 100): still left out one by one, not the whole legacy list answered -32603", async () => {
+    const many = Array.from({ length: 150 }, (_, i) => ({ name: "bad-" + String(i), inputSchema: { type: "object", properties: { a: null } } }));
+    const wide = { name: "wide", inputSchema: { type: "object", properties: Object.fromEntries(Array.from({ length: 120 }, (_, i) => ["p" + String(i), null])) } };
+    const GOOD = { name: "good", inputSchema: { type: "object", properties: { a: true } } };
+    const d = dual({ tools: [...many, wide, GOOD].map((definition) => ({ definition, call: () => ({ content: [] }) })) as never });
+    const client = legacyClient(d);
+    await client.open();
+    const listed = await client.send(legacy(1, "tools/list"));
+    expect(listed?.error).toBeUndefined();
+    expect(listed?.result).toEqual({ tools: [{ name: "good", inputSchema: { type: "object", properties: { a: {} } } }] });
+    expect(logged.length).toBe(1);
+    logged.length = 0;
+  });
 });
 
 describe("handlers written once: results adapted to the legacy revision", () => {
