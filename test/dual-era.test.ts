@@ -294,6 +294,16 @@ describe("tools widened by 2026-07-28, to a legacy client", () => {
 });
 
 describe("tools a legacy client cannot take", () => {
+  it("a property named __proto__ (a definition read from JSON) stays a property when the boolean schemas beside it are narrowed", async () => {
+    const definition = JSON.parse('{"name":"proto","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"},"b":true}}}') as Json;
+    const d = dual({ tools: [{ definition, call: () => ({ content: [] }) }] as never });
+    const client = legacyClient(d);
+    await client.open();
+    const listed = await client.send(legacy(1, "tools/list"));
+    expect(JSON.stringify(listed?.result)).toBe('{"tools":[{"name":"proto","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"},"b":{}}}}]}');
+    expect(logged).toEqual([]);
+  });
+
   it("a tool whose schema the 2025-11-25 schema refuses even narrowed (properties not an object) is left out of a legacy tools/list, not the whole list answered -32603; a modern client gets it", async () => {
     const BAD = [
       { name: "array-properties", inputSchema: { type: "object", properties: [true] } },
