@@ -1125,7 +1125,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     if (found === undefined) return sessionNotFound(res, undefined);
     const problem = versionProblem(req, found.record);
     if (problem !== undefined) return sendJson(res, 400, errorBody(undefined, -32600, problem));
-    if (!/(?:^|,)\s*text\/event-stream\s*(?:;|,|$)/i.test(header(req, "accept") ?? "")) {
+    // Named (basic/transports: the client MUST list it), and not refused by q=0 (read as a POST's Accept is).
+    const accept = header(req, "accept") ?? "";
+    if (!/(?:^|,)\s*text\/event-stream\s*(?:;|,|$)/i.test(accept) || !acceptsEventStream(accept)) {
       return sendJson(res, 406, errorBody(undefined, -32600, "Not acceptable: the session's stream is text/event-stream; send Accept: text/event-stream"));
     }
     const session = found.session;

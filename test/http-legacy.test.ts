@@ -279,6 +279,9 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     const announce = async (id: number) => ((await (await post(url, { jsonrpc: "2.0", id, method: "announce" }, headers)).json()) as Json)["result"];
     expect(await announce(2)).toEqual({ delivered: false });
     expect((await fetch(url, { headers: { ...headers, accept: "application/json" } })).status).toBe(406);
+    // The type named but refused (q=0, RFC 9110 § 12.5.1), as a POST reads it: no stream.
+    expect((await fetch(url, { headers: { ...headers, accept: "text/event-stream;q=0" } })).status).toBe(406);
+    expect((await fetch(url, { headers: { ...headers, accept: "*/*, text/event-stream; q=0" } })).status).toBe(406);
     const controller = new AbortController();
     const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
     expect(stream.status).toBe(200);
