@@ -234,10 +234,30 @@ describe("scaffold command", () => {
     // Its own lines as they were, in its line ends; then the scaffold's rule, after the scaffold's comment lines above it.
     expect(readFileSync(join(dir, ".gitattributes"), "utf8")).toBe(`*.png binary\r\n*.psd filter=lfs diff=lfs merge=lfs -text\r\n${scaffoldAttributes.trimEnd().replace(/\n/g, "\r\n")}\r\n`);
     // A rule it has (spaces aside) is not added again; the last line gets its line end first.
-    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("coverage/\n  dist/  \n.env\nnode_modules/\n*.orig\n*.orig.[0-9]*\n");
+    // Spaces before a pattern are part of it (git ignores only those after it): "  dist/" does not ignore dist/.
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("coverage/\n  dist/  \n.env\nnode_modules/\ndist/\n*.orig\n*.orig.[0-9]*\n");
     expect(existsSync(join(dir, ".gitattributes.orig")) || existsSync(join(dir, ".gitignore.orig"))).toBe(false);
     expect(forced.stdout).toContain(`merged: ${join(dir, ".gitattributes")} (the scaffold's rules added after yours)\n`);
     // Once merged, nothing is left to add: the files are unchanged.
+    const again = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(again.stdout).not.toContain(".git");
+  });
+
+  it("--force keeps the project's negations working: a rule it negates goes before its lines, one excluding a folder it re-includes a file in is left out; a BOM is passed over", async () => {
+    const dir = scratchDir("scaffold-force-negations");
+    spawnSync("git", ["init", "-q", dir]);
+    writeFileSync(join(dir, ".gitignore"), "\uFEFFnode_modules/\ndist/*\n!dist/schema.json\n!keep.orig\n");
+    writeFileSync(join(dir, ".prettierignore"), "!/src/generated/README.md");
+    mkdirSync(join(dir, "dist"));
+    writeFileSync(join(dir, "dist", "schema.json"), "{}\n");
+    writeFileSync(join(dir, "keep.orig"), "x\n");
+    const ignored = (path: string) => spawnSync("git", ["-C", dir, "check-ignore", "-q", path]).status === 0;
+    expect([ignored("dist/schema.json"), ignored("keep.orig"), ignored("dist/other.js")]).toEqual([false, false, true]);
+    const forced = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(forced.code).toBe(0);
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("\uFEFF*.orig\nnode_modules/\ndist/*\n!dist/schema.json\n!keep.orig\n*.orig.[0-9]*\n");
+    expect(readFileSync(join(dir, ".prettierignore"), "utf8")).toBe("!/src/generated/README.md");
+    expect([ignored("dist/schema.json"), ignored("keep.orig"), ignored("dist/other.js"), ignored("other.orig"), ignored("node_modules/x")]).toEqual([false, false, true, true, true]);
     const again = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
     expect(again.stdout).not.toContain(".git");
   });

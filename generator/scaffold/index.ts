@@ -513,31 +513,78 @@ export function mergedPackageJson(
 /**
  * A line-based file of the project (`.gitignore`, `.gitattributes`, `.prettierignore`) with the
  * scaffold's rules it lacks added at its end, each after the comment lines the scaffold writes
- * above it; the project's lines stay as they are, in its line ends. A rule is compared without the
- * spaces around it.
+ * above it; the project's lines stay as they are, in its line ends. A rule is compared as git reads
+ * it: in `.gitattributes` without the spaces around it; in an ignore file (`ignore`) without the
+ * spaces after it only (spaces before a pattern are part of it: `  dist/` does not ignore dist/).
+ * The last matching line decides, so in an ignore file a rule the project negates (`!keep.orig`
+ * beside `*.orig`) goes before the project's lines, not after them (where it would undo the
+ * negation), and a rule excluding a folder the project re-includes something in (`!dist/types.d.ts`
+ * beside `dist/`) is not added: git cannot re-include a file whose folder is excluded.
  */
-export function mergedLines(project: string, scaffold: string): { readonly contents: string; readonly replacedFields: readonly string[]; readonly notKept: readonly string[] } {
+export function mergedLines(
+  project: string,
+  scaffold: string,
+  ignore = false,
+): { readonly contents: string; readonly replacedFields: readonly string[]; readonly notKept: readonly string[] } {
   const eol = project.includes("\r\n") ? "\r\n" : "\n";
-  const have = new Set(project.split(/\r?\n/).map((line) => line.trim()));
+  const bom = project.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const lines = project.slice(bom.length).split(/\r?\n/);
+  const key = (line: string) => (ignore ? line.trimEnd() : line.trim());
+  const have = new Set(lines.map(key));
+  const negated = ignore ? lines.map(key).filter((line) => line.startsWith("!")).map((line) => line.slice(1).replace(/^\//, "").replace(/\/$/, "")) : [];
   const added: string[] = [];
+  const first: string[] = [];
   let comments: string[] = [];
   for (const line of scaffold.split("\n")) {
     if (line.trim() === "" || line.trim().startsWith("#")) {
       comments = line.trim() === "" ? [] : [...comments, line];
       continue;
     }
-    if (!have.has(line.trim())) added.push(...comments, line);
+    const rule = line.trim();
+    const concern = have.has(rule) ? undefined : negated.map((path) => negationConcerns(rule, path)).reduce<"same" | "inside" | undefined>((a, b) => (a === "inside" || b === "inside" ? "inside" : a ?? b), undefined);
+    if (have.has(rule) || concern === "inside") {
+      comments = [];
+      continue;
+    }
+    (concern === "same" ? first : added).push(...comments, line);
     comments = [];
   }
-  if (added.length === 0) return { contents: project, replacedFields: [], notKept: [] };
-  const ended = project === "" || /\n$/.test(project) ? project : project + eol;
-  return { contents: ended + added.join(eol) + eol, replacedFields: [], notKept: [] };
+  if (added.length === 0 && first.length === 0) return { contents: project, replacedFields: [], notKept: [] };
+  const body = project.slice(bom.length);
+  const head = first.length === 0 ? "" : first.join(eol) + eol;
+  const ended = body === "" || /\n$/.test(body) ? body : body + eol;
+  return { contents: bom + head + ended + (added.length === 0 ? "" : added.join(eol) + eol), replacedFields: [], notKept: [] };
+}
+
+/**
+ * Whether an ignore rule of the scaffold (`dist/`, `*.orig`, `src/generated/`) matches the path a
+ * project's negation re-includes (`same`), or a folder above it (`inside`); `undefined` when
+ * neither. A rule without a slash but a last one matches a name at any depth, as git reads it.
+ */
+function negationConcerns(rule: string, path: string): "same" | "inside" | undefined {
+  const pattern = rule.replace(/^\//, "").replace(/\/$/, "");
+  const glob = new RegExp(
+    "^" +
+      pattern.replace(/\*\*|\*|\?|\[[^\]]*\]|[.+^${}()|\\]/g, (token) =>
+        token === "**" ? ".*" : token === "*" ? "[^/]*" : token === "?" ? "[^/]" : token.startsWith("[") ? token : "\\" + token,
+      ) +
+      "$",
+  );
+  const parts = path.split("/");
+  const anywhere = !pattern.includes("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const candidate = anywhere ? parts[i - 1]! : parts.slice(0, i).join("/");
+    if (!glob.test(candidate)) continue;
+    if (i < parts.length) return "inside";
+    return "same";
+  }
+  return undefined;
 }
 
 /** The files a `force` write merges into the project's own, by path: what each merge makes of the project's text and the scaffold's. */
 const MERGED_FILES: Readonly<Record<string, (project: string, scaffold: string) => ReturnType<typeof mergedLines> | undefined>> = {
   "package.json": mergedPackageJson,
-  ...Object.fromEntries(RENAMED_FILES.map(([path]) => [path, mergedLines])),
+  ...Object.fromEntries(RENAMED_FILES.map(([path]) => [path, (project: string, scaffold: string) => mergedLines(project, scaffold, path !== ".gitattributes")])),
 };
 
 /**
