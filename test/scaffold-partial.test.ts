@@ -3,9 +3,10 @@
  * and where it kept your files, not that nothing was written. A write that fails is injected by
  * mocking `writeFileAtomic` for one path; everything else is the real file system.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { cli } from "./support/cli.js";
 import { scratchDir, SPEC_DIR } from "./support/corpus.js";
@@ -155,6 +156,29 @@ describe("scaffold --force stopped part-way", () => {
     // Once it can be written, the same run updates the project.
     expect((await cli("scaffold", dir, "--spec", SPEC_DIR, "--spec-version", "draft", "--name", "partial", "--docs", "none", "--force")).code).toBe(0);
     expect(snapshot()).not.toEqual(before);
+  });
+
+  it("a read-only project file (its mode) in a folder that can be written is replaced, as the atomic write allows: only an immutable one or a folder kept from writes is refused", async () => {
+    const dir = scratchDir("scaffold-partial-read-only");
+    const args = ["scaffold", dir, "--spec", SPEC_DIR, "--spec-version", "2026-07-28", "--name", "partial", "--docs", "none"];
+    expect((await cli(...args)).code).toBe(0);
+    const tsconfig = join(dir, "tsconfig.json");
+    writeFileSync(tsconfig, "{}\n");
+    chmodSync(tsconfig, 0o444);
+    const root = process.getuid?.() === 0;
+    // Root may write any file: the check is seen as another user (nobody), who owns the project.
+    const run = root
+      ? (() => {
+          execFileSync("chown", ["-R", "nobody", dir]);
+          const bin = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "bin", "mcp-schema-codegen.js");
+          const done = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, bin, ...args, "--force"], { encoding: "utf8" });
+          return { code: done.status, stderr: done.stderr };
+        })()
+      : await cli(...args, "--force");
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(readFileSync(tsconfig, "utf8")).not.toBe("{}\n");
+    expect(readFileSync(`${tsconfig}.orig`, "utf8")).toBe("{}\n");
   });
 
   it("the CLI lists what it replaced, with the copies, and the tally says what was done (exit 2)", async () => {

@@ -326,6 +326,9 @@ function checkWritable(target: string, dir: string, files: readonly GeneratedFil
       try {
         accessSync(place, constants.W_OK);
       } catch (error) {
+        // A read-only file (its mode) is replaced all the same: the write renames a new file over it, which its folder
+        // allows. An immutable one (EPERM) is not.
+        if (place === path && (error as NodeJS.ErrnoException).code === "EACCES") continue;
         const shown = join(dir, relative(target, place));
         throw fail("MCG403", `cannot write ${shown} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}), where the scaffold replaces ${file.path}; nothing was changed`);
       }
