@@ -836,6 +836,18 @@ describe("diff through extends (helper-57)", () => {
     expect((await cli("diff", before, after)).stdout).toBe("types: 1 added, 1 changed\n  + B (interface)\n  ~ V\n      extends: (nothing) → B\n      ~ a.b: string → number\n");
   });
 
+  it("a string literal or a pattern holding \"{ }\" is not the same as one holding \"{}\" (helper-124)", async () => {
+    const dir = scratchDir("diff-literal-braces");
+    const write = (name: string, braces: string) => {
+      const body = `export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport type A = "${braces}";\nexport interface B {\n  /** @TJS-pattern ^[${braces}]$ */\n  [key: string]: string;\n}\n`;
+      writeFileSync(join(dir, name), body);
+      return join(dir, name);
+    };
+    const result = await cli("diff", write("spaced.ts", "{ }"), write("tight.ts", "{}"));
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('types: 2 changed\n  ~ A\n      type: "{ }" → "{}"\n  ~ B\n      index signature: string /*@ @pattern "^[{ }]$" @*/ → string /*@ @pattern "^[{}]$" @*/\n');
+  });
+
   it("a union member written twice is no change, at the top and inside", async () => {
     const dir = scratchDir("diff-union-repeat");
     const write = (name: string, type: string) => {

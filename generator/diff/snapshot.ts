@@ -129,7 +129,21 @@ export const NESTED = "{…}";
 
 /** A type as one line of TypeScript, without `readonly` (see {@link withoutReadonly}). */
 export function typeText(type: TypeExpr): string {
-  return printType(withoutReadonly(type), noDocs).replace(/\s*\n\s*/g, " ").replace(/\{ \}/g, "{}");
+  const text = printType(withoutReadonly(type), noDocs).replace(/\s*\n\s*/g, " ");
+  // `{ }` made `{}`, outside string literal types only (helper-124: the literal types "{ }" and "{}" had one text, so a
+  // change from one to the other, or of a pattern `[{ }]` to `[{}]` on an index signature, was no protocol change).
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') {
+      const end = literalEnd(text, i);
+      out += text.slice(i, end + 1);
+      i = end;
+    } else if (text.startsWith("{ }", i)) {
+      out += "{}";
+      i += 2;
+    } else out += text[i];
+  }
+  return out;
 }
 
 /**
