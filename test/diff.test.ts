@@ -848,6 +848,17 @@ describe("diff through extends (helper-57)", () => {
     expect(result.stdout).toBe('types: 2 changed\n  ~ A\n      type: "{ }" → "{}"\n  ~ B\n      index signature: string /*@ @pattern "^[{ }]$" @*/ → string /*@ @pattern "^[{}]$" @*/\n');
   });
 
+  it("a union inside a union is its members: (A | B) | C against A | (B | C) is no change (helper-124)", async () => {
+    const dir = scratchDir("diff-union-nested");
+    const write = (name: string, type: string) => {
+      writeFileSync(join(dir, name), `export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface W {\n  x: ${type};\n}\n`);
+      return join(dir, name);
+    };
+    const left = write("left.ts", "(boolean | string) | number");
+    expect(await cli("diff", left, write("right.ts", "boolean | (string | number)"))).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    expect(await cli("diff", left, write("repeat.ts", "string | (number | boolean | string)"))).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+  });
+
   it("a union member written twice is no change, at the top and inside", async () => {
     const dir = scratchDir("diff-union-repeat");
     const write = (name: string, type: string) => {

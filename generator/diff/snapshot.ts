@@ -221,7 +221,10 @@ function annotated(type: TypeExpr): TypeExpr {
   if (inner.kind === "union") {
     // Sorted by the members as written, then by their tags: a tag changed inside a member keeps the member where it was,
     // so the two texts of a tag-only change list the members in one order.
-    const members = inner.members.map((m) => {
+    // A union inside a union is its members (`(A | B) | C` is `A | B | C`, printed so): flattened before sorting, so that
+    // `(boolean | string) | number` and `boolean | (string | number)` have one text (helper-124: they were a change
+    // shown as `boolean | string | number → boolean | string | number`).
+    const members = inner.members.flatMap((m) => (m.kind === "union" ? m.members : [m])).map((m) => {
       const text = typeText(m);
       return { m, key: [withoutTags(text), text] as const };
     });
