@@ -859,6 +859,21 @@ describe("diff through extends (helper-57)", () => {
     expect(await cli("diff", left, write("repeat.ts", "string | (number | boolean | string)"))).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
   });
 
+  it("an inline object type's members in another order are no change at any depth: in an array, a union, an index signature (helper-124)", async () => {
+    const dir = scratchDir("diff-inline-order-deep");
+    const write = (name: string, inner: string) => {
+      const body = `export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface W {\n  x: ${inner}[];\n  y: string | ${inner};\n}\nexport interface I {\n  [key: string]: ${inner} | string | { a: string; b: number; }[];\n}\n`;
+      writeFileSync(join(dir, name), body);
+      return join(dir, name);
+    };
+    const before = write("before.ts", "{ a: string; b: { c: number; d: string } }");
+    expect(await cli("diff", before, write("after.ts", "{ b: { d: string; c: number }; a: string }"))).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    // Reordered with a real change: still said.
+    const changed = await cli("diff", before, write("changed.ts", "{ b: { d: string; c: string }; a: string }"));
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain("~ x: { a: string; b: { c: number; d: string; }; }[] → { b: { d: string; c: string; }; a: string; }[]");
+  });
+
   it("a union member written twice is no change, at the top and inside", async () => {
     const dir = scratchDir("diff-union-repeat");
     const write = (name: string, type: string) => {

@@ -174,12 +174,73 @@ function recordsCheckedTexts(snapshot: ProtocolSnapshot): boolean {
 
 /** Whether two types are one type, their tags aside: the same checked text without its tags (union order is no change), or, in a snapshot without checked texts, the same text up to the order of a top-level union. */
 function typesMatch(a: Typed, b: Typed, named: NamedMembers | undefined): boolean {
-  return named?.complete === true ? withoutTags(a.checked ?? a.type) === withoutTags(b.checked ?? b.type) : sameType(a.type, b.type);
+  return named?.complete === true ? membersInOrder(withoutTags(a.checked ?? a.type)) === membersInOrder(withoutTags(b.checked ?? b.type)) : sameType(a.type, b.type);
 }
 
 /** Whether two types check the same values: the same checked text (always, in a snapshot without them). */
 function checksMatch(a: Typed, b: Typed, named: NamedMembers | undefined): boolean {
-  return named?.complete !== true || (a.checked ?? a.type) === (b.checked ?? b.type);
+  return named?.complete !== true || membersInOrder(a.checked ?? a.type) === membersInOrder(b.checked ?? b.type);
+}
+
+/**
+ * A checked text with the members of each inline object type in code-unit order, at any depth (in an array's element, a
+ * union or intersection member, a tuple's element, an index signature), and each union's members sorted again after,
+ * once each: what is compared, never shown (helper-124: `{ a: string; b: number; }[]` against `{ b: number; a: string; }[]`
+ * was a change, though an inline object type's members in another order are none where it is a property's whole type).
+ * Only moves parts of the text around; a text it does not read as a type is returned as it is.
+ */
+function membersInOrder(text: string): string {
+  const union = splitTop(text, " | ");
+  if (union.length > 1) return [...new Set(union.map(membersInOrder))].sort(byCodeUnits).join(" | ");
+  const intersection = splitTop(text, " & ");
+  if (intersection.length > 1) return intersection.map(membersInOrder).join(" & ");
+  const parenthesized = text.startsWith("(") && closingOf(text, 0) === text.length - 1;
+  if (parenthesized) return `(${membersInOrder(text.slice(1, -1))})`;
+  const tags = withoutOwnTags(text);
+  if (tags !== text) return `${membersInOrder(tags)}${text.slice(tags.length)}`;
+  if (text.endsWith("[]")) return `${membersInOrder(text.slice(0, -2))}[]`;
+  if (text.startsWith("[") && closingOf(text, 0) === text.length - 1) return `[${splitTop(text.slice(1, -1), ", ").map(membersInOrder).join(", ")}]`;
+  if (text.startsWith("{ ") && text.endsWith(" }") && closingOf(text, 0) === text.length - 1) {
+    const members = splitTop(text.slice(2, -2), "; ").map((m) => (m.endsWith(";") ? m.slice(0, -1) : m));
+    const typed = members.map((m) => {
+      const colon = splitTop(m, ": ");
+      return colon.length < 2 ? m : `${colon[0]}: ${membersInOrder(colon.slice(1).join(": "))}`;
+    });
+    return `{ ${typed.sort(byCodeUnits).map((m) => `${m};`).join(" ")} }`;
+  }
+  return text;
+}
+
+/** `text` split at each `separator` outside brackets and string literal types. */
+function splitTop(text: string, separator: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') i = literalEnd(text, i);
+    else if (c === "{" || c === "[" || c === "(") depth++;
+    else if (c === "}" || c === "]" || c === ")") depth--;
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      parts.push(text.slice(start, i));
+      start = i + separator.length;
+      i += separator.length - 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** Where the bracket at `text[start]` is closed (brackets inside string literal types skipped), or -1. */
+function closingOf(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') i = literalEnd(text, i);
+    else if (c === "{" || c === "[" || c === "(") depth++;
+    else if ((c === "}" || c === "]" || c === ")") && --depth === 0) return i;
+  }
+  return -1;
 }
 
 /** The texts a type change shows: the checked ones when either holds tags (a tag inside changed with the type), else as written. */
