@@ -211,7 +211,7 @@ function membersInOrder(text: string): string {
   return text;
 }
 
-/** `text` split at each `separator` outside brackets and string literal types. */
+/** `text` split at each `separator` outside brackets (type arguments' included) and string literal types. */
 function splitTop(text: string, separator: string): string[] {
   const parts: string[] = [];
   let depth = 0;
@@ -219,8 +219,8 @@ function splitTop(text: string, separator: string): string[] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '"') i = literalEnd(text, i);
-    else if (c === "{" || c === "[" || c === "(") depth++;
-    else if (c === "}" || c === "]" || c === ")") depth--;
+    else if (c === "{" || c === "[" || c === "(" || c === "<") depth++;
+    else if (c === "}" || c === "]" || c === ")" || c === ">") depth--;
     else if (depth === 0 && text.startsWith(separator, i)) {
       parts.push(text.slice(start, i));
       start = i + separator.length;
@@ -584,7 +584,7 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
     const sameParamsType = named.complete ? withoutTags(a.paramsChecked ?? a.params) === withoutTags(b.paramsChecked ?? b.params) : sameParams(a.params, b.params);
     const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE, named) } : {};
     // Inline on both sides (optional on both or neither) with the same members: only their order changed, no change (helper-121).
-    const inline = (p: MethodSnapshot) => p.params.startsWith("{") && closingBrace(p.params) === p.params.length - (p.params.endsWith("?") ? 2 : 1);
+    const inline = (p: MethodSnapshot) => p.params.startsWith("{") && closingOf(p.params, 0) === p.params.length - (p.params.endsWith("?") ? 2 : 1);
     const reordered = named.complete && inline(a) && inline(b) && a.params.endsWith("?") === b.params.endsWith("?") && members.members?.length === 0;
     if (!sameParamsType && !reordered) {
       const alternatives = alternativeChanges(a, b, named);
@@ -722,7 +722,7 @@ function typeChangeText(change: TypeChange): string {
  */
 function inlineShort(text: string): string {
   const end = text.endsWith("?") ? text.length - 1 : text.length;
-  return text.startsWith("{") && closingBrace(text) === end - 1 ? `{…}${text.slice(end)}` : text;
+  return text.startsWith("{") && closingOf(text, 0) === end - 1 ? `{…}${text.slice(end)}` : text;
 }
 
 /**
@@ -738,22 +738,7 @@ function sameType(a: string, b: string): boolean {
 
 /** The members of the top-level union a type text is (`A | { b: "x | y"; } | C[]` → three), or the text alone. */
 function unionMembers(text: string): string[] {
-  const members: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') i = literalEnd(text, i);
-    else if (c === "{" || c === "[" || c === "(" || c === "<") depth++;
-    else if (c === "}" || c === "]" || c === ")" || c === ">") depth--;
-    else if (depth === 0 && text.startsWith(" | ", i)) {
-      members.push(text.slice(start, i));
-      start = i + 3;
-      i += 2;
-    }
-  }
-  members.push(text.slice(start));
-  return members;
+  return splitTop(text, " | ");
 }
 
 /**
@@ -772,17 +757,6 @@ function sameParams(a: string, b: string): boolean {
   return oa !== undefined && ob !== undefined ? sameType(oa, ob) : sameType(a, b);
 }
 
-/** Where the `{` that `text` starts with is closed (braces inside string literal types skipped), or -1. */
-function closingBrace(text: string): number {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') i = literalEnd(text, i);
-    else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return i;
-  }
-  return -1;
-}
 
 /** The lines of a `params` union's alternatives: `+`/`-` for one only a side has, else its member changes (or that it has the same members). */
 function alternativeLines(alternatives: readonly AlternativeChange[]): string[] {
