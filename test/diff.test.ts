@@ -474,13 +474,17 @@ describe("diff when params move from an inline type into a named one", () => {
       "  + CallToolRequestParams (interface)",
       "  + ReadResourceRequestParams (interface)",
       "  + RequestParams (interface)",
-      // The same comparison for a property (helper-57): only where the members are the same is it said.
+      // The same comparison for a property (helper-57): the same members are said, other members listed by path.
       "  ~ CallToolRequest",
-      "      ~ params: { name: string; arguments?: { [key: string]: unknown; }; } → CallToolRequestParams",
+      "      ~ params: {…} → CallToolRequestParams",
+      "      + params._meta?: { [key: string]: unknown; }",
+      "      ~ params.arguments: optional → required",
+      "      + params.task?: { ttl?: number; }",
       "  ~ ReadResourceRequest",
       "      ~ params: {…} → ReadResourceRequestParams (the same members)",
       "  ~ Request",
-      "      ~ params: { _meta?: { [key: string]: unknown; }; [key: string]: unknown; } → RequestParams",
+      "      ~ params: {…} → RequestParams",
+      "      ~ params: index signature: unknown → (none)",
       "",
     ]);
     const json = JSON.parse((await cli("diff", INLINE_BEFORE, INLINE_AFTER, "--json")).stdout) as typeof EXPECTED_JSON;
@@ -766,8 +770,11 @@ describe("diff through extends (helper-57)", () => {
     const [named, inline, alias] = [write("named.ts", "N"), write("inline.ts", "{ [key: string]: number }"), write("alias.ts", "M")];
     // N's values are at most 3, the inline type's are not: not the same members.
     const tagged = await cli("diff", named, inline);
-    expect(tagged.stdout).toBe("types: 1 changed\n  ~ V\n      ~ x: N → { [key: string]: number; }\n");
-    expect(JSON.parse((await cli("diff", named, inline, "--json")).stdout).types.changed[0].changes[0].sameMembers).toBeUndefined();
+    expect(tagged.stdout).toBe("types: 1 changed\n  ~ V\n      ~ x: N → {…}\n      ~ x: index signature: number /*@ @maximum 3 @*/ → number\n");
+    expect(JSON.parse((await cli("diff", named, inline, "--json")).stdout).types.changed[0].changes).toEqual([
+      { change: "property-type", property: "x", from: "N", to: "{ [key: string]: number; }", membersListed: true },
+      { change: "index-signature", property: "x", from: "number /*@ @maximum 3 @*/", to: "number" },
+    ]);
     // M is an alias of the inline type: only written another way.
     expect((await cli("diff", inline, alias)).stdout).toBe("types: 1 changed\n  ~ V\n      ~ x: {…} → M (the same members)\n");
   });

@@ -89,6 +89,8 @@ export type TypeChange =
       readonly to: string;
       /** Set when one side is an inline object and the other a named interface with the same members. */
       readonly sameMembers?: true;
+      /** Set when one side is an inline object and the other a named interface with other members: the changes after it list them, each by its path. */
+      readonly membersListed?: true;
       readonly inheritedFrom?: string;
     }
   | {
@@ -283,9 +285,12 @@ function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnaps
     // An inline object moved into a named interface (or back) with the same members: the type is only written another way.
     const [a, b] = [from.members ?? named?.from(from.type), to.members ?? named?.to(to.type)];
     const written = from.members !== undefined || to.members !== undefined;
-    const same = written && a !== undefined && b !== undefined && memberChanges(a, b, INDEX_SIGNATURE, named).length === 0;
-    const texts = same ? { from: from.type, to: to.type } : shownTypes(from, to, named);
-    changes.push({ change: "property-type", property: name, ...texts, ...(same ? { sameMembers: true as const } : {}) });
+    // With other members: those changes, each by its path, after the type written another way (as `params` are listed).
+    const compared = written && a !== undefined && b !== undefined ? nestedChanges(name, a, b, named) : undefined;
+    const same = compared?.length === 0;
+    const texts = compared !== undefined ? { from: from.type, to: to.type } : shownTypes(from, to, named);
+    const flag = compared === undefined ? {} : same ? { sameMembers: true as const } : { membersListed: true as const };
+    changes.push({ change: "property-type", property: name, ...texts, ...flag }, ...(compared ?? []));
   }
   changes.push(...inlineChanges);
   const before = changes.length;
@@ -708,7 +713,8 @@ function typeChangeText(change: TypeChange): string {
     case "required":
       return `~ ${change.property}: ${change.from} → ${change.to}`;
     case "property-type":
-      return change.sameMembers ? `~ ${change.property}: ${inlineShort(change.from)} → ${inlineShort(change.to)} (the same members)` : `~ ${change.property}: ${change.from} → ${change.to}`;
+      if (change.sameMembers) return `~ ${change.property}: ${inlineShort(change.from)} → ${inlineShort(change.to)} (the same members)`;
+      return change.membersListed ? `~ ${change.property}: ${inlineShort(change.from)} → ${inlineShort(change.to)}` : `~ ${change.property}: ${change.from} → ${change.to}`;
     case "constraint":
       return `~ ${change.property}: @${change.tag} ${show(change.from)} → ${show(change.to)}`;
     case "alias-constraint":
