@@ -881,6 +881,17 @@ describe("diff through extends (helper-57)", () => {
     expect(changed.stdout).toContain("~ x: { a: string; b: { c: number; d: string; }; }[] → { b: { d: string; c: string; }; a: string; }[]");
   });
 
+  it("a constraint line names a pattern as the schema writes it, @TJS-pattern (helper-124: @pattern, which the generator refuses)", async () => {
+    const dir = scratchDir("diff-pattern-tag");
+    const write = (name: string, pattern: string) => {
+      writeFileSync(join(dir, name), `export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface P {\n  /** @TJS-pattern ${pattern} */\n  s: string;\n}\n`);
+      return join(dir, name);
+    };
+    const [a, b] = [write("a.ts", "^a$"), write("b.ts", "^b$")];
+    expect((await cli("diff", a, b)).stdout).toBe("types: 1 changed\n  ~ P\n      ~ s: @TJS-pattern ^a$ → ^b$\n");
+    expect(JSON.parse((await cli("diff", a, b, "--json")).stdout).types.changed[0].changes).toEqual([{ change: "constraint", property: "s", tag: "pattern", from: "^a$", to: "^b$" }]);
+  });
+
   it("a union member written twice is no change, at the top and inside", async () => {
     const dir = scratchDir("diff-union-repeat");
     const write = (name: string, type: string) => {

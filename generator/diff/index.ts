@@ -691,6 +691,9 @@ function counts(section: Section<unknown, unknown>): string {
 
 const show = (v: string | number | null) => (v === null ? "(none)" : String(v));
 
+/** A constraint's tag as a schema writes it: `pattern` is `@TJS-pattern` (the JSON keeps the constraint's name). */
+const tagAsWritten = (tag: string) => (tag === "pattern" ? "TJS-pattern" : tag);
+
 function typeChangeLine(change: TypeChange): string {
   const line = typeChangeText(change);
   return "inheritedFrom" in change && change.inheritedFrom !== undefined ? `${line} (inherited from ${change.inheritedFrom})` : line;
@@ -716,9 +719,9 @@ function typeChangeText(change: TypeChange): string {
       if (change.sameMembers) return `~ ${change.property}: ${inlineShort(change.from)} → ${inlineShort(change.to)} (the same members)`;
       return change.membersListed ? `~ ${change.property}: ${inlineShort(change.from)} → ${inlineShort(change.to)}` : `~ ${change.property}: ${change.from} → ${change.to}`;
     case "constraint":
-      return `~ ${change.property}: @${change.tag} ${show(change.from)} → ${show(change.to)}`;
+      return `~ ${change.property}: @${tagAsWritten(change.tag)} ${show(change.from)} → ${show(change.to)}`;
     case "alias-constraint":
-      return `~ @${change.tag} ${show(change.from)} → ${show(change.to)}`;
+      return `~ @${tagAsWritten(change.tag)} ${show(change.from)} → ${show(change.to)}`;
   }
 }
 
