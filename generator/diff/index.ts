@@ -434,10 +434,14 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
     // An alias of an inline object type and an interface (`type V = Omit<Z, "a">` lowered, `interface V extends Omit<Z, "a"> {}`):
     // the same members are one type written two ways; other members are listed below the kind.
     const kind: TypeChange = { change: "kind", from: from.kind, to: to.kind };
-    const [a, b] = [objectMembers(from), objectMembers(to)];
+    // An alias that names an interface (`type A = B`) has that interface's members (helper-124: made `interface A extends B`
+    // with a member of its own, only the kind change was said).
+    const members = (t: TypeSnapshot, side: (text: string) => Readonly<Record<string, PropertySnapshot>> | undefined) =>
+      objectMembers(t) ?? (t.kind === "alias" && t.type !== undefined && (t.checked === undefined || t.checked === t.type) ? side(t.type) : undefined);
+    const [a, b] = [members(from, named.from), members(to, named.to)];
     if (!named.complete || a === undefined || b === undefined) return [kind];
-    const members = memberChanges(a, b, INDEX_SIGNATURE, named);
-    return members.length === 0 ? [] : [kind, ...members];
+    const changed = memberChanges(a, b, INDEX_SIGNATURE, named);
+    return changed.length === 0 ? [] : [kind, ...changed];
   }
   if (from.kind === "alias") {
     const [a, b] = [{ type: from.type ?? "", checked: from.checked }, { type: to.type ?? "", checked: to.checked }];
