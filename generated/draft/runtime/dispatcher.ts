@@ -2126,8 +2126,11 @@ function narrowTools(method: string, result: JsonObject): void {
   const properties = (schema: unknown): unknown => {
     const given: unknown = isPlainObject(schema) ? own(schema, "properties") : undefined;
     if (!isPlainObject(given) || !Object.values(given).some((v) => typeof v === "boolean")) return schema;
-    // Object.fromEntries makes each an own property: an assignment to a property named __proto__ (a definition read from JSON) set the prototype.
-    const narrowed: JsonObject = Object.fromEntries(Object.entries(given).map(([name, value]) => [name, value === true ? {} : value === false ? { not: {} } : value]));
+    const narrowed: JsonObject = {};
+    for (const [name, value] of Object.entries(given)) {
+      // defineProperty: a property named __proto__ (a definition read from JSON) is data; an assignment set the prototype.
+      Object.defineProperty(narrowed, name, { value: value === true ? {} : value === false ? { not: {} } : value, enumerable: true, writable: true, configurable: true });
+    }
     return { ...(schema as JsonObject), properties: narrowed };
   };
   result["tools"] = (result["tools"] as unknown[]).map((tool) => {
