@@ -79,7 +79,9 @@ function makeDispatcher(): Dispatcher {
       seen.calls++;
       seen.running++;
       seen.maxRunning = Math.max(seen.maxRunning, seen.running);
-      context.signal.addEventListener("abort", () => seen.aborted++);
+      // A signal aborted before the handler ran (its connection went as it was dispatched) counts too: no abort event comes then.
+      if (context.signal.aborted) seen.aborted++;
+      else context.signal.addEventListener("abort", () => seen.aborted++);
       try {
         return await call(args, context);
       } finally {
