@@ -59,7 +59,8 @@ let m: { dispatch: DispatchModule; http: HttpModule; stdio: StdioModule };
 let processDir = "";
 
 /** What the tools saw: calls started, signals aborted. */
-const seen = { calls: 0, running: 0, maxRunning: 0, aborted: 0 };
+type Seen = { calls: number; running: number; maxRunning: number; aborted: number };
+const seen: Seen = { calls: 0, running: 0, maxRunning: 0, aborted: 0 };
 let gate: { open: () => void; opened: Promise<void> };
 function newGate(): void {
   let open = () => {};
@@ -70,22 +71,26 @@ function newGate(): void {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 
-/** Tools that never settle, sleep, or wait for the test's gate; each counts itself and its aborted signals. */
-function makeDispatcher(): Dispatcher {
+/**
+ * Tools that never settle, sleep, or wait for the test's gate; each counts itself and its aborted
+ * signals in `counts` (a test that waits for exact counts gives its own, out of reach of what other
+ * tests left running).
+ */
+function makeDispatcher(counts: Seen = seen): Dispatcher {
   type ToolContext = { signal: AbortSignal; notify(method: string, params: Json): void };
   const tool = (name: string, call: (args: Json, context: ToolContext) => Promise<unknown>) => ({
     definition: { name, inputSchema: { ...NO_ARGS, properties: { ms: { type: "integer" }, bytes: { type: "integer" } } } },
     call: async (args: Json, context: ToolContext) => {
-      seen.calls++;
-      seen.running++;
-      seen.maxRunning = Math.max(seen.maxRunning, seen.running);
+      counts.calls++;
+      counts.running++;
+      counts.maxRunning = Math.max(counts.maxRunning, counts.running);
       // A signal aborted before the handler ran (its connection went as it was dispatched) counts too: no abort event comes then.
-      if (context.signal.aborted) seen.aborted++;
-      else context.signal.addEventListener("abort", () => seen.aborted++);
+      if (context.signal.aborted) counts.aborted++;
+      else context.signal.addEventListener("abort", () => counts.aborted++);
       try {
         return await call(args, context);
       } finally {
-        seen.running--;
+        counts.running--;
       }
     },
   });
@@ -131,6 +136,13 @@ const call = (id: string | number, name: string, args: Json = {}) => ({ jsonrpc:
 const listen = (id: string | number) => ({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { _meta: META, notifications: { toolsListChanged: true } } });
 const list = (id: string | number) => ({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: META } });
 const line = (message: unknown) => JSON.stringify(message) + "\n";
+
+/** A rejection handler that rethrows with `state()` added to the message: what a test saw when a wait ran out. */
+const more =
+  (state: () => string) =>
+  (error: unknown): never => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)} (${state()})`);
+  };
 
 /** Resolves with `promise`, or rejects after `ms` (a hang fails the test quickly instead of at the suite's timeout). */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -830,8 +842,8 @@ describe("Streamable HTTP transport, hardened", () => {
     await Promise.all(servers.map((s) => s.close()));
     servers = [];
   });
-  const serve = async (options: Json = {}) => {
-    const s = await m.http.serveHttp(makeDispatcher(), { port: 0, shutdownGraceMs: 200, ...options });
+  const serve = async (options: Json = {}, counts: Seen = seen) => {
+    const s = await m.http.serveHttp(makeDispatcher(counts), { port: 0, shutdownGraceMs: 200, ...options });
     servers.push(s);
     return s;
   };
@@ -1105,21 +1117,26 @@ describe("Streamable HTTP transport, hardened", () => {
   });
 
   it("a connection gone with pipelined requests in flight frees each of them: their handlers are aborted, the caps taken again, close() not held (helper-77)", async () => {
-    const s = await serve({ maxRequestsInFlight: 20, shutdownGraceMs: 3000 });
+    // This server's own counts: a handler another test left running, aborted later, counted once in the shared ones.
+    const mine: Seen = { calls: 0, running: 0, maxRunning: 0, aborted: 0 };
+    const s = await serve({ maxRequestsInFlight: 20, shutdownGraceMs: 3000 }, mine);
+    const counted = () => `calls ${mine.calls}, running ${mine.running}, aborted ${mine.aborted}`;
     for (let round = 0; round < 3; round++) {
       const { connection } = await reading(s.url);
       connection.socket.write(pipelined(s.url, Array.from({ length: 16 }, (_, i) => call(i, "never"))));
-      await within(until(() => seen.calls === 16 * (round + 1)), 5000, `16 running, round ${round}`);
+      await within(until(() => mine.calls >= 16 * (round + 1)), 5000, `16 running, round ${round}`).catch(more(counted));
+      expect(mine.calls).toBe(16 * (round + 1));
       connection.socket.destroy();
       // Only the first response of a pipelined run has a socket: node:http emits no close for the 15 queued behind it.
       // 15 s, not 5: a clean-clone CI run on two busy cores once went past 5 s here; alone, the test takes about a second.
-      await within(until(() => seen.aborted === 16 * (round + 1)), 15_000, `16 aborted, round ${round}`);
+      await within(until(() => mine.aborted >= 16 * (round + 1)), 15_000, `16 aborted, round ${round}`).catch(more(counted));
+      expect(mine.aborted).toBe(16 * (round + 1));
     }
     // Before, 15 of each 16 stayed counted: the third connection got 5 requests run, and close() waited its grace period.
     newGate();
     const { connection, received } = await reading(s.url);
     connection.socket.write(pipelined(s.url, Array.from({ length: 16 }, (_, i) => call(i, "gate"))));
-    await within(until(() => seen.calls === 16 * 4), 5000, "16 running on a fresh connection");
+    await within(until(() => mine.calls === 16 * 4), 5000, "16 running on a fresh connection").catch(more(counted));
     gate.open();
     await within(until(() => statuses(received()).length === 16), 5000, "16 answers");
     expect(statuses(received())).toEqual(Array<number>(16).fill(200));
