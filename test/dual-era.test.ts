@@ -436,7 +436,8 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     await client.open(LEGACY_VERSION, { elicitation: {}, roots: {} });
     client.answerWith((r) => (r.method === "roots/list" ? { result: { roots: [] } } : { result: { action: "decline" } }));
     expect((await client.send(legacy(1, "prompts/get", { name: "p" })))?.result).toEqual({ messages: [] });
-    expect(seen[1]?.params).toEqual({ name: "p", inputResponses: { name: { action: "decline", resultType: "complete" }, roots: { roots: [], resultType: "complete" } } });
+    // As a modern client sends them (2026-07-28 InputResponse: ElicitResult and ListRootsResult have no resultType), nothing added (helper-125).
+    expect(seen[1]?.params).toEqual({ name: "p", inputResponses: { name: { action: "decline" }, roots: { roots: [] } } });
     expect(seen[1]?.inputResponses).toEqual(seen[1]?.params["inputResponses"]);
     expect(seen[1]?.requestState).toBeUndefined();
   });
