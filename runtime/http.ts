@@ -355,8 +355,15 @@ export function decodeHeaderValue(value: string): string | undefined {
   return value.trim();
 }
 
-/** The primitive value at `x-mcp-header` parameters of an `inputSchema`: header name → property path (§ Custom Headers from Tool Parameters). */
-function mcpParamHeaders(schema: unknown, path: readonly string[] = [], out = new Map<string, readonly string[]>()): Map<string, readonly string[]> {
+/**
+ * The primitive value at `x-mcp-header` parameters of an `inputSchema`: header name, lowercased (header names are
+ * case-insensitive) → the name as the tool writes it (for messages) and the property path (§ Custom Headers from Tool Parameters).
+ */
+function mcpParamHeaders(
+  schema: unknown,
+  path: readonly string[] = [],
+  out = new Map<string, { readonly name: string; readonly path: readonly string[] }>(),
+): Map<string, { readonly name: string; readonly path: readonly string[] }> {
   if (!isPlainObject(schema) || path.length > 32) return out;
   const properties = own(schema, "properties");
   if (!isPlainObject(properties)) return out;
@@ -364,7 +371,7 @@ function mcpParamHeaders(schema: unknown, path: readonly string[] = [], out = ne
     const sub: unknown = properties[key];
     if (!isPlainObject(sub)) continue;
     const name = own(sub, "x-mcp-header");
-    if (typeof name === "string" && name !== "") out.set(name.toLowerCase(), [...path, key]);
+    if (typeof name === "string" && name !== "") out.set(name.toLowerCase(), { name, path: [...path, key] });
     mcpParamHeaders(sub, [...path, key], out);
   }
   return out;
@@ -410,10 +417,10 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
   if (method === "tools/call" && typeof bodyName === "string" && options.toolInputSchema !== undefined) {
     const rawArgs = own(params, "arguments");
     const args = isPlainObject(rawArgs) ? rawArgs : {};
-    for (const [name, path] of mcpParamHeaders(options.toolInputSchema(bodyName))) {
+    for (const [lowered, { name, path }] of mcpParamHeaders(options.toolInputSchema(bodyName))) {
       let value: unknown = args;
       for (const key of path) value = isPlainObject(value) ? own(value, key) : undefined;
-      const raw = header(req, "mcp-param-" + name);
+      const raw = header(req, "mcp-param-" + lowered);
       if (value === undefined || value === null) {
         // The client omits the header when the argument is absent: a header without its argument disagrees with the body.
         if (raw !== undefined) return `the Mcp-Param-${name} header names an argument the body does not have`;

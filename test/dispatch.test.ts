@@ -870,6 +870,21 @@ describe("Streamable HTTP transport", () => {
     }
   });
 
+  it("a -32020 about an Mcp-Param header names it as the tool's x-mcp-header writes it (helper-125: Mcp-Param-text for \"Text\")", async () => {
+    const server = await m.http.serveHttp(makeDispatcher(), { port: 0, toolInputSchema: () => ECHO.inputSchema });
+    const message = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.message;
+    try {
+      const call = (args: Json) => JSON.stringify(request(2, "tools/call", { name: "echo", arguments: args }));
+      expect(message(await post(server.url, call({ text: "x" })))).toBe("Header mismatch: the Mcp-Param-Text header is missing");
+      expect(message(await post(server.url, call({ text: "x" }), { "mcp-param-text": "y" }))).toBe("Header mismatch: Mcp-Param-Text header does not match the arguments");
+      expect(message(await post(server.url, call({}), { "mcp-param-text": "y" }))).toBe("Header mismatch: the Mcp-Param-Text header names an argument the body does not have");
+      // The header itself is found whatever its case.
+      expect((await post(server.url, call({ text: "x" }), { "MCP-PARAM-TEXT": "x" })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a 403 for the Host names the default hosts only when allowedHosts was not given, never configured ones", async () => {
     const discover = JSON.stringify(request(1, "server/discover"));
     const message = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.message;
