@@ -882,6 +882,14 @@ describe("constraint tags of an index signature", () => {
   });
 });
 
+describe("enum members named by a string literal", () => {
+  it("are referred to by their names, as TypeScript reads them (helper-126: `E.ab` of `\"ab\" = \"x\"` was refused as not a member)", async () => {
+    const text = 'export enum E {\n  "ab" = "x",\n  \'c d\' = "y",\n  "__proto__" = "z",\n}\nexport type A = E.ab;\nexport type B = typeof E.__proto__;\n';
+    const { v } = await validatorsOf(text, "enum-string-member-names");
+    expect([v.isA!("x"), v.isA!("y"), v.isB!("z"), v.isB!("x"), v.isE!("y")]).toEqual([true, false, true, false, true]);
+  });
+});
+
 async function validatorsOf(text: string, name: string): Promise<{ dir: string; v: Record<string, (x: unknown) => unknown> }> {
   const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
   const dir = writeGenerated(name, files);

@@ -372,7 +372,9 @@ class Lowerer {
           this.span(member),
         );
       } else {
-        values.set(member.getName(), value);
+        // The name as TypeScript reads it: `"ab" = "x"` is the member `E.ab`, not `E."ab"`.
+        const nameNode = member.getNameNode();
+        values.set(Node.isStringLiteral(nameNode) ? nameNode.getLiteralValue() : member.getName(), value);
       }
     }
     const kinds = new Set([...values.values()].map((v) => typeof v));
