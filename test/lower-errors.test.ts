@@ -53,6 +53,14 @@ describe("refused schemas", () => {
       'export type O = Omit<{ a: string; [k: string]: unknown }, "b">;\n',
       ["s.ts:1:17 - error MCG201: unsupported construct: Omit of a type with an index signature"],
     ],
+    [
+      "a bound or pattern that a literal beside the keyword breaks (helper-126: the literal passed unchecked)",
+      'export interface A {\n  /** @minimum 5 */\n  r: number | 1;\n  /** @maximum 5 */\n  s: number | 1;\n  /** @TJS-pattern ^a */\n  t: string | "b";\n  /** @TJS-pattern ^a */\n  u: string | "ab";\n}\n',
+      [
+        "s.ts:2:7 - error MCG220: @minimum 5 excludes the literal 1 the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag",
+        's.ts:6:7 - error MCG220: @TJS-pattern ^a does not match the literal "b" the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag',
+      ],
+    ],
     ["a repeated constraint tag", "export interface A {\n  /**\n   * @format uri\n   * @format byte\n   */\n  s: string;\n}\n", ["s.ts:4:6 - error MCG220: @format is given more than once"]],
     [
       "@minimum above @maximum",

@@ -280,6 +280,8 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       const risk = backtrackingRisk(tag.text);
       // The validators run the schema's pattern on untrusted strings: one that backtracks is a way to stall them.
       if (risk !== undefined) warn("MCG262", `@TJS-pattern ${tag.text} ${risk}`);
+      const excluded = literalOutside(type, "string", (v) => new RegExp(tag.text, "u").test(String(v)));
+      if (excluded !== undefined) return `@TJS-pattern ${tag.text} does not match the literal ${excluded} the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag`;
       return onKeyword(type, "string", "@TJS-pattern", (t) => ({ ...t, constraints: { ...t.constraints, pattern: tag.text } }));
     }
     case "minimum":
@@ -290,6 +292,8 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       const rounded = roundedNumber(value);
       if (rounded !== undefined) warn("MCG254", `@${tag.name}: ${roundedNumberWarning(value, rounded)}`);
       const key: keyof Constraints = tag.name;
+      const excluded = literalOutside(type, "number", (v) => (key === "minimum" ? Number(v) >= bound : Number(v) <= bound));
+      if (excluded !== undefined) return `@${tag.name} ${value} excludes the literal ${excluded} the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag`;
       return onKeyword(type, "number", `@${tag.name}`, (t) => ({ ...t, constraints: { ...t.constraints, [key]: bound } }));
     }
     case "maxItems": {
@@ -304,6 +308,17 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       // @default documents a value; it does not change what is valid.
       return type;
   }
+}
+
+/**
+ * A literal of `kind` among `type`'s union members that `fits` refuses, as JSON writes it: a
+ * tag applies to the keyword members only (`number | 1`: the `number`), so such a literal
+ * would pass the validators though the tag excludes it.
+ */
+function literalOutside(type: TypeExpr, kind: "number" | "string", fits: (value: string | number | boolean) => boolean): string | undefined {
+  const members = type.kind === "union" ? type.members : [type];
+  const literal = members.find((m) => m.kind === "literal" && typeof m.value === kind && !fits(m.value));
+  return literal?.kind === "literal" ? JSON.stringify(literal.value) : undefined;
 }
 
 /** Applies `fn` to the `keyword` members of `type` (itself or its union members). */
