@@ -61,6 +61,16 @@ describe("refused schemas", () => {
         's.ts:6:7 - error MCG220: @TJS-pattern ^a does not match the literal "b" the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag',
       ],
     ],
+    [
+      "a tag whose number, string or array is behind an alias (helper-126: `P | number` left P's values unchecked, `P` alone said it held no number)",
+      "export type P = number;\nexport type L = (string[] | P);\nexport type S = string;\nexport interface O { a: string }\nexport interface A {\n  /** @minimum 5 */\n  q: P | number;\n  /** @maximum 5 */\n  r: P;\n  /** @maxItems 2 */\n  s: L;\n  /** @format uri */\n  t: S | null;\n  /** @minimum 1 */\n  fine: O | number;\n}\n",
+      [
+        "s.ts:6:7 - error MCG220: @minimum cannot reach the number behind P: a tag applies to the type written where it stands, not through an alias; put the tag on P's declaration, or write number here",
+        "s.ts:8:7 - error MCG220: @maximum cannot reach the number behind P: a tag applies to the type written where it stands, not through an alias; put the tag on P's declaration, or write number here",
+        "s.ts:10:7 - error MCG220: @maxItems cannot reach the array behind L: a tag applies to the type written where it stands, not through an alias; put the tag on L's declaration, or write the array type here",
+        "s.ts:12:7 - error MCG220: @format cannot reach the string behind S: a tag applies to the type written where it stands, not through an alias; put the tag on S's declaration, or write string here",
+      ],
+    ],
     ["a repeated constraint tag", "export interface A {\n  /**\n   * @format uri\n   * @format byte\n   */\n  s: string;\n}\n", ["s.ts:4:6 - error MCG220: @format is given more than once"]],
     [
       "@minimum above @maximum",

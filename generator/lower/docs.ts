@@ -136,11 +136,16 @@ export interface ConstraintProblem {
  * broken format `": uri"`). A bound beyond 2^53 that a double cannot hold is warned of too (MCG254),
  * and so is a constraint tag whose value TypeScript's JSDoc parse cut at a ` @` (MCG259).
  * `warn` is given the tag's place as a {@link ConstraintProblem} is.
+ *
+ * A tag applies to the type written where it stands, not through a named type: `aliasHolds(name)`
+ * says what a reference reaches that a tag would apply to (`type P = number`: `number`), so that a
+ * tag whose number, string or array is behind an alias is refused with where to put it instead.
  */
 export function applyConstraintTags(
   type: TypeExpr,
   jsDocs: readonly JSDoc[],
   warn: (code: "MCG251" | "MCG254" | "MCG259" | "MCG262", message: string, tag: number) => void = () => {},
+  aliasHolds: (name: string) => ReadonlySet<TaggedKind> = () => new Set(),
 ): TypeExpr | ConstraintProblem {
   let result = type;
   for (const cut of cutConstraintTags(jsDocs)) {
@@ -175,7 +180,7 @@ export function applyConstraintTags(
       }
       continue;
     }
-    const next = applyTag(result, tag, (code, message) => warn(code, message, tag.index));
+    const next = applyTag(result, tag, (code, message) => warn(code, message, tag.index), aliasHolds);
     if (typeof next === "string") return { message: next, tag: tag.index };
     result = next;
   }
@@ -255,8 +260,28 @@ export function backtrackingRisk(pattern: string): string | undefined {
 /** {@link backtrackingRisk}'s answers, by pattern. */
 const risks = new Map<string, string | undefined>();
 
-function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262", message: string) => void): TypeExpr | string {
+/** What a constraint tag applies to: a number, a string or an array. */
+export type TaggedKind = "number" | "string" | "array";
+
+/** The constraint tags that apply to one kind of type, by name. */
+const TAG_APPLIES_TO: ReadonlyMap<string, TaggedKind> = new Map<string, TaggedKind>([
+  ["TJS-type", "number"],
+  ["minimum", "number"],
+  ["maximum", "number"],
+  ["format", "string"],
+  ["TJS-pattern", "string"],
+  ["maxItems", "array"],
+]);
+
+function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262", message: string) => void, aliasHolds: (name: string) => ReadonlySet<TaggedKind>): TypeExpr | string {
   const value = tag.text;
+  const kind = TAG_APPLIES_TO.get(tag.name);
+  // `q: P | number` with `type P = number`: the tag would reach the `number` written here only, and P's values pass unchecked.
+  const behind = kind === undefined ? undefined : (type.kind === "union" ? type.members : [type]).find((m) => m.kind === "ref" && aliasHolds(m.name).has(kind));
+  if (behind?.kind === "ref") {
+    const written = kind === "array" ? "the array type" : kind;
+    return `@${tag.name} cannot reach the ${kind} behind ${behind.name}: a tag applies to the type written where it stands, not through an alias; put the tag on ${behind.name}'s declaration, or write ${written} here`;
+  }
   if (tag.name !== "TJS-pattern" && tag.name !== "default" && /\s/.test(value)) {
     return `@${tag.name} takes one value, got "${value}"`;
   }

@@ -35,7 +35,7 @@ import type {
 } from "../ir.js";
 import { lineAndColumnAt, snippet, unknownTypeMessage, type LoadedSchema } from "../load/index.js";
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
-import { applyConstraintTags, CHECKED_TAGS, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning } from "./docs.js";
+import { applyConstraintTags, CHECKED_TAGS, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning, type TaggedKind } from "./docs.js";
 
 /** A type every constraint tag fits (a string, a number or an array): what a property's tags are read against when its own type cannot be lowered. */
 const ANY_TAGGED_TYPE: TypeExpr = {
@@ -896,12 +896,40 @@ class Lowerer {
     return error;
   }
 
+  /**
+   * What a reference to the type alias `name` reaches that a constraint tag applies to, through
+   * aliases, unions and parentheses: `type P = number | Q` with `type Q = string[]` holds a number
+   * and an array. Nothing for an interface, an enum or a name the schema does not declare.
+   */
+  private aliasHolds(name: string, reading = new Set<string>()): ReadonlySet<TaggedKind> {
+    const found = new Set<TaggedKind>();
+    const alias = this.nodes.get(name)?.[0];
+    if (alias === undefined || !Node.isTypeAliasDeclaration(alias) || reading.has(name)) return found;
+    reading.add(name);
+    const visit = (node: TypeNode): void => {
+      if (Node.isParenthesizedTypeNode(node)) return visit(node.getTypeNode());
+      if (Node.isUnionTypeNode(node)) return node.getTypeNodes().forEach(visit);
+      if (node.getKind() === SyntaxKind.NumberKeyword) found.add("number");
+      else if (node.getKind() === SyntaxKind.StringKeyword) found.add("string");
+      else if (Node.isArrayTypeNode(node) || (Node.isTypeReference(node) && node.getTypeName().getText() === "Array")) found.add("array");
+      else if (Node.isTypeReference(node)) for (const kind of this.aliasHolds(node.getTypeName().getText(), reading)) found.add(kind);
+    };
+    const typeNode = alias.getTypeNode();
+    if (typeNode !== undefined) visit(typeNode);
+    return found;
+  }
+
   /** `type` with the constraint tags of `jsDocs`; a tag's problem (MCG220) and warnings are located at the tag, on `at`'s declaration. */
   private constrain(type: TypeExpr, allDocs: JSDoc[], at: Node): TypeExpr {
     const jsDocs = allDocs.slice(-1);
     const tags = readTags(allDocs);
     const tagSpan = (tag: number) => this.span(tags[tag] ?? at);
-    const result = applyConstraintTags(type, jsDocs, (code, message, tag) => this.warnings.push({ code, message, span: tagSpan(tag) }));
+    const result = applyConstraintTags(
+      type,
+      jsDocs,
+      (code, message, tag) => this.warnings.push({ code, message, span: tagSpan(tag) }),
+      (name) => this.aliasHolds(name),
+    );
     if ("message" in result) throw new GeneratorError([{ code: "MCG220", message: result.message, span: tagSpan(result.tag) }]);
     return result;
   }
