@@ -11,6 +11,8 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { Header } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
 import { fetchSpec, findCorpus, lockedSpecDir, readLock, type FetchOptions } from "../generator/spec/index.js";
@@ -1207,6 +1209,13 @@ describe("spec fetch refuses hostile archives (MCG502), caching nothing", () => 
       tarGz(TOP, [schema, { path: "schema/draft/schema.ts/x", body: Buffer.from("x") }], COMMIT),
       `entry "${TOP}/schema/draft/schema.ts/x" makes a path both a file and a folder`,
     ],
+    // helper-127: the tar parser copied what follows the end at each decompressed chunk; 1 GB of zeros there (a 1.3 MB
+    // download) ran for more than ten minutes.
+    [
+      "zeros after the end of the tar",
+      gzipSync(Buffer.concat([gunzipSync(tarGz(TOP, [schema], COMMIT)), Buffer.alloc(2 * 1024 * 1024)])),
+      "it holds more than 1048576 bytes after the end of its tar",
+    ],
     // helper-89: cached, and pinned with no schemas, which the lock's reader then refused.
     [
       "docs without any schema.ts",
@@ -1224,6 +1233,24 @@ describe("spec fetch refuses hostile archives (MCG502), caching nothing", () => 
     expect(cacheEntries(cache)).toEqual([]);
     expect(existsSync(lock)).toBe(false);
     expect(existsSync(join(options.cacheDir!, "..", "evil.txt"))).toBe(false);
+  });
+});
+
+describe("spec fetch bounds what an archive decompresses to (helper-127)", () => {
+  it("refuses an extended header of megabytes of zeros, which no entry size counted (MCG502), caching nothing", async () => {
+    const ref = "hostile-pax-zeros";
+    const { options, cache, lock } = place(ref);
+    const size = 4 * 1024 * 1024;
+    const header = Buffer.alloc(512);
+    new Header({ path: "PaxHeader/x", type: "ExtendedHeader", size, mode: 0o644, mtime: new Date(0) }).encode(header);
+    const tar = gunzipSync(tarGz(TOP, [{ path: "schema/draft/schema.ts", body: Buffer.from("export type A = string;\n") }], COMMIT));
+    server.routes.set(ref, { kind: "archive", body: gzipSync(Buffer.concat([header, Buffer.alloc(size), tar])) });
+    const limits = { maxEntryBytes: 1024 * 1024, maxTotalBytes: 1024 * 1024, maxEntries: 100 };
+    expect(await failure(fetchSpec({ ...options, ref, limits }))).toEqual([
+      `error MCG502: the archive from ${server.baseUrl}/${ref} was refused: it decompresses to more than ${1024 * 1024 + 100 * 2048 + 1024 * 1024} bytes; nothing was cached`,
+    ]);
+    expect(cacheEntries(cache)).toEqual([]);
+    expect(existsSync(lock)).toBe(false);
   });
 });
 

@@ -12,6 +12,7 @@
  * folder, `..` or absolute paths, links or special files in a kept folder, an entry or the
  * whole larger than the limits, no commit to be learnt).
  */
+import { createGunzip } from "node:zlib";
 import { Parser, Unpack, type ReadEntry } from "tar";
 import { fail } from "../errors.js";
 
@@ -45,6 +46,23 @@ export interface ArchiveInfo {
 }
 
 const SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * Most bytes an archive may hold after the end of its tar (the two zero blocks that end it): `git archive`
+ * pads to a 10 KiB record. The `tar` parser keeps what follows the end in one buffer that it copies at
+ * each chunk the decompression gives, so a few MB of zeros there took seconds and a 1.3 MB download of
+ * 1 GB of them ran for more than ten minutes, unbounded by the limits on entries (helper-127).
+ */
+export const MAX_TRAILING_BYTES = 1024 * 1024;
+
+/**
+ * Most bytes an archive may decompress to: the entries' sizes ({@link ArchiveLimits.maxTotalBytes}), 2 KiB
+ * of headers for each entry allowed, and what may follow the end. Extended (pax) headers are no entries, and
+ * their sizes count nowhere else: a header declaring gigabytes of zeros decompressed for minutes (helper-127).
+ */
+export function maxDecompressedBytes(limits: ArchiveLimits): number {
+  return limits.maxTotalBytes + limits.maxEntries * 2048 + MAX_TRAILING_BYTES;
+}
 
 /**
  * Whether `name` can be a version folder's name under `schema/` (`draft`, `2025-11-25`): a letter
@@ -134,10 +152,45 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
       }
     },
   });
+  // The tar's end (two zero blocks): what follows is not read, and is refused past MAX_TRAILING_BYTES.
+  let ended = false;
+  parser.on("eof", () => {
+    ended = true;
+  });
+  const bytes = asBuffer(archive);
   await new Promise<void>((resolve, reject) => {
     parser.on("error", (error: Error) => reject(problem ?? refuse(url, `it is not a readable tar.gz (${error.message})`)));
     parser.on("end", () => resolve());
-    parser.end(asBuffer(archive));
+    // Not gzip: the parser reads it as it is (a plain tar, or what it refuses), in one write, so what follows the end is
+    // kept once, bounded by the download's size.
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
+      parser.end(bytes);
+      return;
+    }
+    // Decompressed here, not by the parser, so that the decompressed bytes are counted, and those after the end dropped.
+    const gunzip = createGunzip();
+    const cap = maxDecompressedBytes(limits);
+    let decompressed = 0;
+    let trailing = 0;
+    const stop = (error: Error) => {
+      problem ??= error;
+      gunzip.destroy();
+      reject(problem);
+    };
+    gunzip.on("data", (chunk: Buffer) => {
+      if (problem) return stop(problem);
+      decompressed += chunk.length;
+      if (decompressed > cap) return stop(refuse(url, `it decompresses to more than ${cap} bytes`));
+      if (!ended) {
+        parser.write(chunk);
+        return;
+      }
+      trailing += chunk.length;
+      if (trailing > MAX_TRAILING_BYTES) stop(refuse(url, `it holds more than ${MAX_TRAILING_BYTES} bytes after the end of its tar`));
+    });
+    gunzip.on("end", () => parser.end());
+    gunzip.on("error", (error: Error) => stop(refuse(url, `it is not a readable tar.gz (zlib: ${error.message})`)));
+    gunzip.end(bytes);
   });
   if (problem) throw problem;
   if (topFolder === undefined) throw refuse(url, "it holds no entries");
