@@ -515,6 +515,9 @@ describe("spec fetch: locks and refs it must not trust", () => {
       `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${copy}: schema/2099-01-01/schema.ts: locked ${zeros}, got (absent); ` +
         `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (then restore it from version control, or run \`spec fetch --lock ${copy} --ref main --update\` to pin what the ref names now)`,
     ]);
+    // helper-127: a version named as a property every object inherits was "got function Object() { [native code] }".
+    writeFileSync(copy, JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: { constructor: zeros } }] }));
+    expect((await failure(fetchSpec({ ...options, lockFile: copy })))[0]).toContain(`: schema/constructor/schema.ts: locked ${zeros}, got (absent); either the cache was changed`);
   });
 
   const pin = { ref: "main", commit: COMMIT, schemas: DIGESTS };

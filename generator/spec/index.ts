@@ -351,8 +351,10 @@ export function schemaDigests(dir: string): Record<string, string> {
 function digestMismatches(locked: Readonly<Record<string, string>>, found: Readonly<Record<string, string>>, labels: readonly [string, string] = ["locked", "got"]): string[] {
   const versions = Object.keys(locked).sort();
   return versions
-    .filter((v) => locked[v] !== found[v])
-    .map((v) => `schema/${v}/schema.ts: ${labels[0]} ${locked[v] ?? "(absent)"}, ${labels[1]} ${found[v] ?? "(absent)"}`);
+    .map((v) => [v, locked[v], Object.hasOwn(found, v) ? found[v] : undefined] as const)
+    .filter(([, lock, got]) => lock !== got)
+    // Own keys only: a version named `constructor` or `toString` is no digest every object inherits (helper-127: "got function Object() …").
+    .map(([v, lock, got]) => `schema/${v}/schema.ts: ${labels[0]} ${lock ?? "(absent)"}, ${labels[1]} ${got ?? "(absent)"}`);
 }
 
 /**
