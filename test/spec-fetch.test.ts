@@ -531,7 +531,8 @@ describe("spec fetch: locks and refs it must not trust", () => {
       'names the repository "someone/fork"; this generator follows modelcontextprotocol/modelcontextprotocol only (MCP_SPEC_BASE_URL names another server for it)',
       '"repository": ‸"someone/fork"',
     ],
-    ["a lockVersion of 2", { lockVersion: 2, pins: [pin] }, "has lockVersion 2; this generator reads 1", '"lockVersion": ‸2'],
+    ["a lockVersion of 0", { lockVersion: 0, pins: [pin] }, "has lockVersion 0; this generator reads 1", '"lockVersion": ‸0'],
+    ["a lockVersion that is text", { lockVersion: "2", pins: [pin] }, 'has lockVersion "2"; this generator reads 1', '"lockVersion": ‸"2"'],
     ["no lockVersion", { pins: [pin] }, "has lockVersion undefined; this generator reads 1", '‸{\n  "pins"'],
     ["an empty pins", { lockVersion: 1, pins: [] }, "has no pins", '"pins": ‸[]'],
     ["a pin with no schemas", { lockVersion: 1, pins: [{ ...pin, schemas: {} }] }, "has a pin (0) whose schemas are empty (it names no version's schema.ts)", '"schemas": ‸{}'],
@@ -575,6 +576,16 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(await failure(fetchSpec(options))).toEqual([`${at} - error MCG504: the lock file ${lock} ${what}; fix it, or delete it and run \`spec fetch --lock ${lock}\``]);
     expect(server.requests.length).toBe(requests);
     expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it("refuses a lock of a later lockVersion with the advice to upgrade the generator and keep the lock, not to delete it (helper-127)", async () => {
+    const { options, lock } = place("lock-later");
+    writeFileSync(lock, JSON.stringify({ lockVersion: 2, pins: [pin] }, null, 2));
+    const requests = server.requests.length;
+    expect(await failure(fetchSpec(options))).toEqual([
+      `${lock}:2:18 - error MCG504: the lock file ${lock} has lockVersion 2, written by a newer mcp-schema-codegen; this one reads lockVersion 1: upgrade mcp-schema-codegen (keep the lock)`,
+    ]);
+    expect(server.requests.length).toBe(requests);
   });
 
   it("refuses a lock that gives a key twice in one object (MCG504), at the second, as the configuration file does (helper-112: JSON.parse kept the last)", async () => {

@@ -274,6 +274,14 @@ function parseLock(lockFile: string, text: string): SpecLock {
   const lock = data as Partial<SpecLock>;
   const unknown = Object.keys(lock).find((key) => !LOCK_KEYS.includes(key));
   if (unknown !== undefined) throw bad(`has an unknown key ${JSON.stringify(unknown)} (a lock has ${LOCK_KEYS.join(", ")})`, [unknown], true);
+  // A later lock format is a newer generator's: deleting the lock would lose its pins.
+  if (typeof lock.lockVersion === "number" && Number.isInteger(lock.lockVersion) && lock.lockVersion > 1) {
+    throw fail(
+      "MCG504",
+      `the lock file ${lockFile} has lockVersion ${lock.lockVersion}, written by a newer mcp-schema-codegen; this one reads lockVersion 1: upgrade mcp-schema-codegen (keep the lock)`,
+      jsonPlace(source, ["lockVersion"], false),
+    );
+  }
   if (lock.lockVersion !== 1) throw bad(`has lockVersion ${JSON.stringify(lock.lockVersion)}; this generator reads 1`, ["lockVersion"]);
   // Downloads always go to the upstream repository (or MCP_SPEC_BASE_URL): a lock naming another would pin what it does not fetch.
   if (lock.repository !== undefined && lock.repository !== SPEC_REPOSITORY) {
