@@ -27,6 +27,7 @@ interface DispatchModule {
   HandlerError: new (code: number, message: string, data?: unknown) => Error;
   toolError(text: string): Json;
   checkToolArguments(schema: unknown, args: unknown): string | undefined;
+  checkStructuredContent(schema: unknown, value: unknown): string | undefined;
   DISPATCH_PROTOCOL_VERSION: string;
 }
 interface HttpModule {
@@ -605,6 +606,67 @@ describe("handler types", () => {
       ].join("\n"),
     );
     expect(compileDiagnostics(dir, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }).map((d) => d.text)).toEqual([]);
+  });
+});
+
+describe("a tool's structuredContent against its outputSchema (server/tools § Output Schema)", () => {
+  const WEATHER_OUT = { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } }, required: ["city", "days"] };
+  /** A dispatcher whose `weather` tool, with an outputSchema, returns what the call's `give` argument names. */
+  const weatherServer = (options: Json = {}) => {
+    const logged: [string, Json][] = [];
+    const results: { [give: string]: Json } = {
+      right: { content: [{ type: "text", text: "Paris: 3 days" }], structuredContent: { city: "Paris", days: 3 } },
+      wrong: { content: [{ type: "text", text: "Paris" }], structuredContent: { city: "Paris", days: "3" } },
+      none: { content: [{ type: "text", text: "Paris" }] },
+      failed: { content: [{ type: "text", text: "no forecast for Atlantis" }], isError: true },
+      "not an object": { content: [], structuredContent: ["Paris"] },
+    };
+    const d = m.dispatch.createServerDispatcher({
+      serverInfo: SERVER_INFO,
+      onError: (error: unknown, info: Json) => logged.push([String(error), info]),
+      tools: [
+        {
+          definition: { name: "weather", inputSchema: { type: "object", properties: { give: { type: "string" } } }, outputSchema: WEATHER_OUT },
+          call: async (args: { give: string }) => results[args.give],
+        },
+      ],
+      ...options,
+    });
+    const call = (id: number, give: string) => d.handle(request(id, "tools/call", { name: "weather", arguments: { give } }));
+    return { call, logged };
+  };
+
+  it("answers -32603 and tells onError (invalid-result) when a result lacks structuredContent or it fails the schema; a conforming result and a tool error pass (helper-125: sent as it was, every client refused the call, nothing logged)", async () => {
+    const { call, logged } = weatherServer();
+    expect((await call(1, "right"))?.result?.["structuredContent"]).toEqual({ city: "Paris", days: 3 });
+    expect((await call(2, "failed"))?.result?.["isError"]).toBe(true);
+    expect(logged).toEqual([]);
+    for (const [id, give] of [[3, "wrong"], [4, "none"], [5, "not an object"]] as const) expect(await call(id, give)).toEqual({ jsonrpc: "2.0", id, error: { code: -32603, message: "Internal error" } });
+    expect(logged).toEqual([
+      ['TypeError: the "weather" tool returned a result its outputSchema does not allow: its structuredContent: /days: expected integer, got string', { method: "tools/call", id: 3, reason: "invalid-result" }],
+      ['TypeError: the "weather" tool returned a result its outputSchema does not allow: it has no structuredContent', { method: "tools/call", id: 4, reason: "invalid-result" }],
+      ['TypeError: the "weather" tool returned a result its outputSchema does not allow: its structuredContent: expected object, got array', { method: "tools/call", id: 5, reason: "invalid-result" }],
+    ]);
+  });
+
+  it("sends the result as it is when results are not checked (validateResults: false)", async () => {
+    const { call, logged } = weatherServer({ validateResults: false });
+    expect((await call(1, "wrong"))?.result?.["structuredContent"]).toEqual({ city: "Paris", days: "3" });
+    expect((await call(2, "none"))?.result?.["content"]).toEqual([{ type: "text", text: "Paris" }]);
+    expect(logged).toEqual([]);
+  });
+
+  it("checkStructuredContent names each problem as checkToolArguments does, and the value as a whole as structured content", () => {
+    const { checkStructuredContent } = m.dispatch;
+    expect(checkStructuredContent(WEATHER_OUT, { city: "Paris", days: 0 })).toBe("/days: must be at least 1");
+    expect(checkStructuredContent(WEATHER_OUT, { city: "Paris" })).toBe('missing required property "days"');
+    // A `const` compared deeper than the check follows, at the root.
+    const nested = (): unknown => {
+      let deep: unknown = "x";
+      for (let i = 0; i < 70; i++) deep = [deep];
+      return deep;
+    };
+    expect(checkStructuredContent({ const: nested() }, nested())).toBe("the schema or the structured content nest more than 64 levels deep, deeper than the check follows");
   });
 });
 

@@ -21,7 +21,7 @@ import {
   type RequestHandlerOf,
 } from "./runtime/dispatcher.js";
 
-export { checkToolArguments } from "./runtime/tool-arguments.js";
+export { checkStructuredContent, checkToolArguments } from "./runtime/tool-arguments.js";
 export { HandlerError, notImplemented } from "./runtime/dispatcher.js";
 export type {
   DispatchAbortSignal,
@@ -188,7 +188,9 @@ export interface ToolEntry {
   /**
    * Runs the tool. `args` passed `definition.inputSchema` (see {@link checkToolArguments}).
    * Return {@link toolError} for a failure the model can act on; throw {@link HandlerError}
-   * for a protocol error.
+   * for a protocol error. With `definition.outputSchema`, a result that is no tool error carries
+   * `structuredContent` that conforms to it (server/tools § Output Schema); while results are
+   * checked (`validateResults`), one that does not is answered `-32603` and logged.
    */
   call(args: { readonly [key: string]: unknown }, context: RequestContext): ToolCallResult | Promise<ToolCallResult>;
   /** Replaces the built-in check of `args` against `inputSchema`: answer `undefined` when valid, else what is wrong. */
@@ -214,7 +216,7 @@ export interface ServerDispatcherOptions {
   readonly handlers?: ServerHandlers;
   /** Tools answered by the built-in `tools/list` and `tools/call` (a handler for either method takes precedence). */
   readonly tools?: readonly ToolEntry[];
-  /** Whether results are checked against the schema; a malformed result is answered `-32603` and logged. Default: true unless `NODE_ENV` is `"production"`. */
+  /** Whether results are checked against the schema, and a tool's `structuredContent` against its `outputSchema`; a malformed result is answered `-32603` and logged. Default: true unless `NODE_ENV` is `"production"`. */
   readonly validateResults?: boolean;
   /** Told about server-side failures that the wire only sees as `-32603` (default: `console.error`). Never told about client mistakes. */
   readonly onError?: DispatchErrorListener;

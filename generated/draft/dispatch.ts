@@ -22,7 +22,7 @@ import {
   type RequestHandlerOf,
 } from "./runtime/dispatcher.js";
 
-export { checkToolArguments } from "./runtime/tool-arguments.js";
+export { checkStructuredContent, checkToolArguments } from "./runtime/tool-arguments.js";
 export { HandlerError, notImplemented } from "./runtime/dispatcher.js";
 export type {
   DispatchAbortSignal,
@@ -196,7 +196,9 @@ export interface ToolEntry {
   /**
    * Runs the tool. `args` passed `definition.inputSchema` (see {@link checkToolArguments}).
    * Return {@link toolError} for a failure the model can act on; throw {@link HandlerError}
-   * for a protocol error.
+   * for a protocol error. With `definition.outputSchema`, a result that is no tool error carries
+   * `structuredContent` that conforms to it (server/tools § Output Schema); while results are
+   * checked (`validateResults`), one that does not is answered `-32603` and logged.
    */
   call(args: { readonly [key: string]: unknown }, context: RequestContext): ToolCallResult | Promise<ToolCallResult>;
   /** Replaces the built-in check of `args` against `inputSchema`: answer `undefined` when valid, else what is wrong. */
@@ -226,7 +228,7 @@ export interface ServerDispatcherOptions {
   readonly cache?: { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
   /** Whether every result's `_meta` carries `serverInfo` under "io.modelcontextprotocol/serverInfo". Default: true. */
   readonly serverInfoMeta?: boolean;
-  /** Whether results are checked against the schema; a malformed result is answered `-32603` and logged. Default: true unless `NODE_ENV` is `"production"`. */
+  /** Whether results are checked against the schema, and a tool's `structuredContent` against its `outputSchema`; a malformed result is answered `-32603` and logged. Default: true unless `NODE_ENV` is `"production"`. */
   readonly validateResults?: boolean;
   /** Whether `_meta` keys are checked strictly (key grammar, unknown reserved keys). Default: false. */
   readonly strictMeta?: boolean;

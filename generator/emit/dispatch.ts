@@ -321,6 +321,7 @@ export interface DispatchLayout {
 /** Today's layout: one revision, its modules beside `dispatch.ts`. */
 /** What `dispatch.ts` exports in every layout (its template's names and the runtime names it re-exports). */
 const EXPORTS = [
+  "checkStructuredContent",
   "checkToolArguments",
   "HandlerError",
   "notImplemented",

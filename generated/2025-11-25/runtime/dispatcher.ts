@@ -19,7 +19,7 @@
  * {@link createDispatcher}.
  */
 import { deepFreeze, hasOwn, invalidRequestIdMessage, isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf, retainedBytes } from "./json.js";
-import { checkToolArguments } from "./tool-arguments.js";
+import { checkStructuredContent, checkToolArguments } from "./tool-arguments.js";
 
 /** A JSON-RPC request id: a string or an integer, never `null`. */
 export type DispatchRequestId = string | number;
@@ -290,7 +290,7 @@ export interface DispatchRevision {
 
 /** A tool served by the dispatcher (the generated `ToolEntry`, as far as the core reads it). */
 export interface DispatcherTool {
-  readonly definition: { readonly name: string; readonly inputSchema?: unknown };
+  readonly definition: { readonly name: string; readonly inputSchema?: unknown; readonly outputSchema?: unknown };
   call(args: { readonly [key: string]: unknown }, context: never): unknown;
   checkArguments?(args: { readonly [key: string]: unknown }): string | undefined;
 }
@@ -950,7 +950,19 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         const args = isPlainObject(given) ? given : {};
         const problem = tool.checkArguments !== undefined ? tool.checkArguments(args) : checkToolArguments(tool.definition.inputSchema, args);
         if (problem !== undefined) return toolError("Invalid arguments for tool " + quoteShort(tool.definition.name) + ": " + problem);
-        return tool.call(args, context as never);
+        const called: unknown = tool.call(args, context as never);
+        const outputSchema: unknown = own(tool.definition, "outputSchema");
+        if (!validateResults || outputSchema === undefined) return called;
+        return Promise.resolve(called).then((result) => {
+          const wrong = structuredContentProblem(outputSchema, result, of.absentResultType);
+          if (wrong === undefined) return result;
+          report(new TypeError("the " + quoteShort(tool.definition.name) + " tool returned a result its outputSchema does not allow: " + wrong), {
+            method: "tools/call",
+            id: context.id,
+            reason: "invalid-result",
+          });
+          throw new HandlerError(-32603, "Internal error");
+        });
       };
     }
     if (listen !== undefined && of.listen !== undefined) builtins[listen] = (params, context) => subscribe_(params, context);
@@ -2164,6 +2176,24 @@ function randomText(): string {
   let text = "";
   for (const byte of bytes) text += (byte < 16 ? "0" : "") + byte.toString(16);
   return text;
+}
+
+/**
+ * Why a tool's `result` breaks its `outputSchema` (server/tools § Output Schema: a tool with one
+ * returns structured results that conform to it), else `undefined`: a complete result that is no
+ * tool error (`isError: true`) and has no `structuredContent`, or one that fails the schema. An
+ * input-required result (no content yet; any `resultType` but `complete`, the revision's value
+ * for a complete result) and anything that is no object are left to the result's own check.
+ */
+function structuredContentProblem(outputSchema: unknown, result: unknown, complete: string | undefined): string | undefined {
+  if (!isPlainObject(result) || own(result, "isError") === true) return undefined;
+  const resultType = own(result, "resultType");
+  if (resultType !== undefined && resultType !== complete) return undefined;
+  const structured = own(result, "structuredContent");
+  if (structured === undefined) return "it has no structuredContent";
+  const problem = checkStructuredContent(outputSchema, structured);
+  // The problems' JSON Pointers are within structuredContent.
+  return problem === undefined ? undefined : "its structuredContent: " + problem;
 }
 
 /**

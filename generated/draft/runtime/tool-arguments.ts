@@ -3,8 +3,9 @@
 // Do not edit: regenerate with `mcp-schema-codegen generate`.
 /* eslint-disable */
 /**
- * Tool arguments against a tool's `inputSchema` (a JSON Schema object, server/tools § Tool):
- * the check the dispatcher's built-in `tools/call` runs before calling a tool.
+ * Tool arguments against a tool's `inputSchema`, and its structured result against its
+ * `outputSchema` (JSON Schema objects, server/tools § Tool, § Structured Content): the checks
+ * the dispatcher's built-in `tools/call` runs before calling a tool and on what it returns.
  */
 import { escapeToken, isPlainObject, MAX_ISSUES, own, quoteShort } from "./json.js";
 
@@ -47,6 +48,22 @@ class TooDeep {
  *   are more than {@link MAX_ISSUES}
  */
 export function checkToolArguments(schema: unknown, args: unknown): string | undefined {
+  return checkAgainstSchema(schema, args, "arguments");
+}
+
+/**
+ * Checks a tool's `structuredContent` against its `outputSchema`, as {@link checkToolArguments}
+ * checks arguments (the same keywords; never throws). server/tools § Output Schema: a server
+ * that gives a tool an `outputSchema` must return structured results that conform to it.
+ *
+ * @returns `undefined` when `value` passes, else its problems, written as {@link checkToolArguments} writes them
+ */
+export function checkStructuredContent(schema: unknown, value: unknown): string | undefined {
+  return checkAgainstSchema(schema, value, "structured content");
+}
+
+/** {@link checkToolArguments} of `value`, which `what` names in the messages that are about it as a whole. */
+function checkAgainstSchema(schema: unknown, args: unknown, what: string): string | undefined {
   try {
     // Before 2020-12 (draft-04 to 2019-09, named by the schema's $schema), `items` is every element's, or an array of the
     // first elements' with `additionalItems` for the rest, and `prefixItems` means nothing.
@@ -59,10 +76,10 @@ export function checkToolArguments(schema: unknown, args: unknown): string | und
     return listed.join("; ") + (problems.length > listed.length ? "; and more" : "");
   } catch (error) {
     if (error instanceof TooDeep) {
-      const where = error.path === "" ? "the schema or the arguments nest" : error.path + ": the schema or the value nests";
+      const where = error.path === "" ? "the schema or the " + what + " nest" : error.path + ": the schema or the value nests";
       return where + " more than " + MAX_SCHEMA_DEPTH + " levels deep, deeper than the check follows";
     }
-    return "the arguments could not be checked";
+    return "the " + what + " could not be checked";
   }
 }
 
