@@ -1448,6 +1448,33 @@ describe("--spec-version without --spec", () => {
       process.chdir(home);
     }
   });
+
+  it("spec fetch run from a subfolder of a project with a lock writes its own and warns that commands run there read it from now on (helper-127: it did so quietly)", async () => {
+    const { dir, cache } = place("lock-above-fetch");
+    const lock = join(dir, "mcp-spec.lock.json");
+    writeFileSync(lock, readFileSync(SPEC_LOCK, "utf8"));
+    const sub = join(dir, "src");
+    mkdirSync(sub, { recursive: true });
+    const home = process.cwd();
+    process.chdir(sub);
+    try {
+      const said: string[] = [];
+      await fetchSpec({ cacheDir: cache, baseUrl: server.baseUrl, timeoutMs: 20_000, onProgress: (line) => said.push(line) });
+      const here = join(sub, "mcp-spec.lock.json");
+      expect(existsSync(here)).toBe(true);
+      expect(said.filter((line) => line.startsWith("warning:"))).toEqual([
+        `warning: a folder above holds a lock, ${lock}, and this run wrote another, ${here}, which commands run here read from now on; ` +
+          `if this folder is part of that project, delete ${here} and run from ${dir}, or give \`--lock ${lock}\``,
+      ]);
+      // Run again with the lock it wrote, or with --lock: no warning (the lock was there, or named).
+      said.length = 0;
+      await fetchSpec({ cacheDir: cache, baseUrl: server.baseUrl, timeoutMs: 20_000, onProgress: (line) => said.push(line) });
+      await fetchSpec({ lockFile: join(sub, "other.json"), cacheDir: cache, baseUrl: server.baseUrl, timeoutMs: 20_000, onProgress: (line) => said.push(line) });
+      expect(said.filter((line) => line.startsWith("warning:"))).toEqual([]);
+    } finally {
+      process.chdir(home);
+    }
+  });
 });
 
 describe("this repository's own corpus (npm run generate, npm test)", () => {

@@ -778,6 +778,14 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     );
     if (!wrote) return results;
     progress(`${where.lockFile} written`);
+    // A new lock in a subfolder of a project that has one: from here on, generate and diff read this one (helper-127).
+    const above = text === undefined && options.lockFile === undefined ? lockAbove(dirname(where.lockFile)) : undefined;
+    if (above !== undefined) {
+      progress(
+        `warning: a folder above holds a lock, ${above}, and this run wrote another, ${where.lockFile}, which commands run here read from now on; ` +
+          `if this folder is part of that project, delete ${where.lockFile} and run from ${dirname(above)}, or give \`--lock ${shellQuote(above)}\``,
+      );
+    }
     return results.map((r) => ({ ...r, lockWritten: true }));
   }
   return results;
