@@ -551,6 +551,13 @@ describe("spec fetch: locks and refs it must not trust", () => {
       '‸"../../x"',
     ],
     ["an abbreviated commit", { lockVersion: 1, pins: [{ ...pin, commit: "97b41b6" }] }, 'has a pin (0) whose commit "97b41b6" is not 40 lowercase hex digits', '"commit": ‸"97b41b6"'],
+    // helper-127: the pin was taken, its commit used, and a fetch of its ref would move it back.
+    [
+      "a ref that is another commit",
+      { lockVersion: 1, pins: [{ ...pin, ref: "1".repeat(40) }] },
+      `has a pin (0) whose ref "${"1".repeat(40)}" is a full commit sha other than its commit ${COMMIT} (a commit names one revision: pin it as its own ref)`,
+      `"ref": ‸"${"1".repeat(40)}"`,
+    ],
     [
       "a commit in capitals",
       { lockVersion: 1, pins: [{ ...pin, commit: COMMIT.toUpperCase() }] },
@@ -1159,6 +1166,10 @@ describe("spec fetch --from <dir> --ref <commit>: a folder pinned as the commit 
     writeFileSync(lock, JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: DIGESTS }] }));
     const [moved] = await fetchSpec({ ...options, from: clone, update: true });
     expect(moved!.pin).toEqual({ ref: "main", commit: ignoring, schemas: DIGESTS });
+    // A pin whose ref is a commit moves with its ref: the old commit kept as the ref would name the old revision (helper-127).
+    writeFileSync(lock, JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: COMMIT, commit: COMMIT, schemas: DIGESTS }] }));
+    const [movedCommit] = await fetchSpec({ ...options, from: clone, update: true });
+    expect(movedCommit!.pin).toEqual({ ref: ignoring, commit: ignoring, schemas: DIGESTS });
     rmSync(lock);
     // A spec folder inside another repository: that repository's HEAD says nothing of the spec, and is not read.
     const outer = join(dir, "outer");

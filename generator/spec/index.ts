@@ -318,6 +318,10 @@ function pinProblem(pin: unknown): { readonly why: string; readonly at: readonly
   if (!/^[0-9a-f]{40}$/.test(p.commit)) {
     return { why: `whose commit ${JSON.stringify(p.commit)} is not 40 lowercase hex digits${FULL_COMMIT.test(p.commit) ? " (write it in lower case)" : ""}`, at: ["commit"] };
   }
+  // A full commit sha as the ref names that commit and no other: fetched, it would move the pin back to it (helper-127).
+  if (FULL_COMMIT.test(p.ref) && p.ref.toLowerCase() !== p.commit) {
+    return { why: `whose ref ${JSON.stringify(p.ref)} is a full commit sha other than its commit ${p.commit} (a commit names one revision: pin it as its own ref)`, at: ["ref"] };
+  }
   if (typeof p.schemas !== "object" || p.schemas === null || Array.isArray(p.schemas)) return { why: "whose schemas are not sha256 digests by version", at: ["schemas"] };
   const notDigest = Object.entries(p.schemas).find(([, v]) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v));
   if (notDigest !== undefined) return { why: "whose schemas are not sha256 digests by version", at: ["schemas", notDigest[0]] };
@@ -598,7 +602,9 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
             : "with --from, --ref names one of them by its ref or its full commit";
       throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${ref}; ${mend}`);
     }
-    const pinRef = options.ref === undefined && tree !== undefined ? lock.pins[Math.max(index, 0)]!.ref : undefined;
+    // The pin keeps its ref (a branch or tag, now naming the clone's commit), unless that ref is a commit: the new pin's ref is then the clone's.
+    const keptRef = lock.pins[Math.max(index, 0)]!.ref;
+    const pinRef = options.ref === undefined && tree !== undefined && !FULL_COMMIT.test(keptRef) ? keptRef : undefined;
     jobs = [{ ref, index: Math.max(index, 0), ...(index >= 0 ? { locked: lock.pins[index]! } : {}), ...(pinRef !== undefined ? { pinRef } : {}) }];
   }
 
