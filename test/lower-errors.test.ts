@@ -55,10 +55,11 @@ describe("refused schemas", () => {
     ],
     [
       "a bound or pattern that a literal beside the keyword breaks (helper-126: the literal passed unchecked)",
-      'export interface A {\n  /** @minimum 5 */\n  r: number | 1;\n  /** @maximum 5 */\n  s: number | 1;\n  /** @TJS-pattern ^a */\n  t: string | "b";\n  /** @TJS-pattern ^a */\n  u: string | "ab";\n}\n',
+      'export interface A {\n  /** @minimum 5 */\n  r: number | 1;\n  /** @maximum 5 */\n  s: number | 1;\n  /** @TJS-pattern ^a */\n  t: string | "b";\n  /** @TJS-pattern ^a */\n  u: string | "ab";\n  /** @format uri */\n  v: string | "x" | null;\n}\n',
       [
         "s.ts:2:7 - error MCG220: @minimum 5 excludes the literal 1 the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag",
         's.ts:6:7 - error MCG220: @TJS-pattern ^a does not match the literal "b" the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag',
+        's.ts:10:7 - error MCG220: @format uri cannot check the literal "x" the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag',
       ],
     ],
     [

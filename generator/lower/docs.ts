@@ -295,6 +295,11 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       if (!(SUPPORTED_FORMATS as readonly string[]).includes(value)) {
         return `@format ${value} is not supported (supported: ${SUPPORTED_FORMATS.join(", ")})`;
       }
+      {
+        // A format is checked where the validators run, not here: any literal beside the string would pass it unchecked.
+        const literal = literalOutside(type, "string", () => false);
+        if (literal !== undefined) return `@format ${value} cannot check the literal ${literal} the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag`;
+      }
       return onKeyword(type, "string", `@format ${value}`, (t) => ({ ...t, constraints: { ...t.constraints, format: value } }));
     case "TJS-pattern": {
       try {
