@@ -323,6 +323,26 @@ describe("handle(): raw messages and their exact answers", () => {
     expect(response?.result).not.toHaveProperty("ttlMs");
   });
 
+  it("marks the result of a retry (inputResponses or requestState) immediately stale and private, whatever options.cache and the handler say (helper-129: a resources/read answered after a PIN was asked went out public for an hour, and the SDK v2 client served it again without asking)", async () => {
+    const asked = { resultType: "input_required", inputRequests: { pin: { method: "elicitation/create", params: { mode: "form", message: "PIN?", requestedSchema: { type: "object", properties: {} } } } } };
+    const d = makeDispatcher({
+      cache: { ttlMs: 3_600_000, cacheScope: "public" },
+      handlers: {
+        "resources/read": (_params: unknown, context: { inputResponses?: Json; requestState?: string }) =>
+          context.inputResponses === undefined && context.requestState === undefined ? asked : { contents: [], ttlMs: 60_000, cacheScope: "public" },
+      },
+    });
+    const meta = { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const read = (id: number, extra: Json) => d.handle({ jsonrpc: "2.0", id, method: "resources/read", params: { uri: "bank://balance", _meta: meta, ...extra } });
+    expect((await read(1, {}))?.result).not.toHaveProperty("ttlMs");
+    const answers = { pin: { action: "accept", content: { pin: "1234" } } };
+    for (const [id, extra] of [[2, { inputResponses: answers }], [3, { requestState: "s" }], [4, { inputResponses: answers, requestState: "s" }]] as const) {
+      expect((await read(id, extra))?.result).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private" });
+    }
+    // A first request is unchanged: the handler's own fields, else options.cache.
+    expect((await makeDispatcher({ cache: { ttlMs: 5, cacheScope: "public" }, handlers: { "resources/read": () => ({ contents: [] }) } }).handle(request(5, "resources/read", { uri: "x://y" })))?.result).toMatchObject({ ttlMs: 5, cacheScope: "public" });
+  });
+
   it("refuses an id already in flight on the same channel, without disturbing the first; other channels are separate", async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));

@@ -1301,8 +1301,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (revision.absentResultType !== undefined && result["resultType"] === undefined) result["resultType"] = revision.absentResultType;
       const inputRequired = isInputRequiredOf(result, revision.inputRequiredResultType);
       if (cacheable.has(method) && !inputRequired) {
-        if (result["ttlMs"] === undefined) result["ttlMs"] = cache.ttlMs;
-        if (result["cacheScope"] === undefined) result["cacheScope"] = cache.cacheScope;
+        if (context.inputResponses !== undefined || context.requestState !== undefined) {
+          // A retry's result depends on its inputResponses and requestState, which no cache key holds: it "MUST
+          // NOT be cached" (draft server/utilities/caching § Cache Key). Immediately stale and private, whatever
+          // options.cache or the handler say, so that neither a client nor a shared cache serves it again.
+          result["ttlMs"] = 0;
+          result["cacheScope"] = "private";
+        } else {
+          if (result["ttlMs"] === undefined) result["ttlMs"] = cache.ttlMs;
+          if (result["cacheScope"] === undefined) result["cacheScope"] = cache.cacheScope;
+        }
       }
       if (serverInfoKey !== undefined) {
         const meta = isPlainObject(result["_meta"]) ? result["_meta"] : {};
