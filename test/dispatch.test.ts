@@ -1142,3 +1142,29 @@ describe("a revision with an initialize handshake (2025-11-25)", () => {
     expect(await d.handle({ jsonrpc: "2.0", method: "notifications/initialized" })).toBeUndefined();
   });
 });
+
+describe("a 2025-11-25 tool with an outputSchema, called task-augmented", () => {
+  it("sends its CreateTaskResult (a tools/call result of 2025-11-25, with no content or structuredContent) while results are checked (helper-128: answered -32603, 'it has no structuredContent')", async () => {
+    const dir = await generateInto("dispatch-2025-11-25-task", { schema: { specDir: SPEC_DIR, version: "2025-11-25" }, docs: "none" });
+    const { createServerDispatcher } = (await import(join(dir, "dispatch.ts"))) as DispatchModule;
+    const task = { taskId: "t-1", status: "working", createdAt: "2025-01-01T00:00:00Z", lastUpdatedAt: "2025-01-01T00:00:00Z", ttl: null };
+    const errors: unknown[] = [];
+    const d = createServerDispatcher({
+      serverInfo: SERVER_INFO,
+      onError: (error: unknown) => errors.push(error),
+      tools: [
+        {
+          definition: { name: "slow", inputSchema: { type: "object", properties: { asTask: { type: "boolean" } } }, outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] }, execution: { taskSupport: "optional" } },
+          call: (args: Json) => (args["asTask"] === true ? { task } : { content: [], structuredContent: { n: 1 } }),
+        },
+      ],
+    });
+    const channel = {};
+    await d.handle({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }, { channel });
+    await d.handle({ jsonrpc: "2.0", method: "notifications/initialized" }, { channel });
+    const call = (id: number, asTask: boolean, extra: Json) => d.handle({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: { asTask }, ...extra } }, { channel });
+    expect(await call(1, true, { task: { ttl: 60000 } })).toEqual({ jsonrpc: "2.0", id: 1, result: { task } });
+    expect((await call(2, false, {}))?.result).toEqual({ content: [], structuredContent: { n: 1 } });
+    expect(errors).toEqual([]);
+  });
+});

@@ -2192,10 +2192,14 @@ function randomText(): string {
  * returns structured results that conform to it), else `undefined`: a complete result that is no
  * tool error (`isError: true`) and has no `structuredContent`, or one that fails the schema. An
  * input-required result (no content yet; any `resultType` but `complete`, the revision's value
- * for a complete result) and anything that is no object are left to the result's own check.
+ * for a complete result), a result without `content` (2025-11-25 `CreateTaskResult`) and anything
+ * that is no object are left to the result's own check.
  */
 function structuredContentProblem(outputSchema: unknown, result: unknown, complete: string | undefined): string | undefined {
   if (!isPlainObject(result) || own(result, "isError") === true) return undefined;
+  // A result without `content` is no CallToolResult (every revision requires it): a 2025-11-25 CreateTaskResult
+  // (a task-augmented call: the tool's result comes later, from tasks/result), or a malformed one the result's check refuses.
+  if (!hasOwn.call(result, "content")) return undefined;
   const resultType = own(result, "resultType");
   if (resultType !== undefined && resultType !== complete) return undefined;
   const structured = own(result, "structuredContent");
