@@ -952,7 +952,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         const outputSchema: unknown = own(tool.definition, "outputSchema");
         if (!validateResults || outputSchema === undefined) return called;
         return Promise.resolve(called).then((result) => {
-          const wrong = structuredContentProblem(outputSchema, result, of.absentResultType);
+          // The tool wrote its result in the handler revision's terms, whichever revision's client called it.
+          const wrong = structuredContentProblem(outputSchema, result, revision.absentResultType);
           if (wrong === undefined) return result;
           report(new TypeError("the " + quoteShort(tool.definition.name) + " tool returned a result its outputSchema does not allow: " + wrong), {
             method: "tools/call",
@@ -2198,8 +2199,9 @@ function structuredContentProblem(outputSchema: unknown, result: unknown, comple
   // A result without `content` is no CallToolResult (every revision requires it): a 2025-11-25 CreateTaskResult
   // (a task-augmented call: the tool's result comes later, from tasks/result), or a malformed one the result's check refuses.
   if (!hasOwn.call(result, "content")) return undefined;
+  // A revision without resultType (2025-11-25) has no result that is not complete: its results are all checked.
   const resultType = own(result, "resultType");
-  if (resultType !== undefined && resultType !== complete) return undefined;
+  if (complete !== undefined && resultType !== undefined && resultType !== complete) return undefined;
   const structured = own(result, "structuredContent");
   if (structured === undefined) return "it has no structuredContent";
   const problem = checkStructuredContent(outputSchema, structured);

@@ -293,6 +293,21 @@ describe("tools widened by 2026-07-28, to a legacy client", () => {
   });
 });
 
+describe("a tool's structuredContent against its outputSchema, to a legacy client", () => {
+  it("is checked when the handler writes the handler revision's resultType complete (helper-128: a legacy client got structuredContent the schema refuses, nothing logged)", async () => {
+    const OUT = { name: "count", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } };
+    const d = dual({ tools: [{ definition: OUT, call: () => ({ resultType: "complete", content: [], structuredContent: { n: "three" } }) }] as never });
+    const client = legacyClient(d);
+    await client.open();
+    expect(await client.send(legacy(1, "tools/call", { name: "count", arguments: {} }))).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
+    expect(await d.handle(modern(2, "tools/call", { name: "count", arguments: {} }))).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
+    expect(logged.map((l) => [String(l.error), l.info["reason"]])).toEqual([
+      ['TypeError: the "count" tool returned a result its outputSchema does not allow: its structuredContent: /n: expected integer, got string', "invalid-result"],
+      ['TypeError: the "count" tool returned a result its outputSchema does not allow: its structuredContent: /n: expected integer, got string', "invalid-result"],
+    ]);
+  });
+});
+
 describe("tools a legacy client cannot take", () => {
   it("a property named __proto__ (a definition read from JSON) stays a property when the boolean schemas beside it are narrowed", async () => {
     const definition = JSON.parse('{"name":"proto","inputSchema":{"type":"object","properties":{"__proto__":{"type":"string"},"b":true}}}') as Json;
