@@ -72,6 +72,15 @@ describe("refused schemas", () => {
         "s.ts:12:7 - error MCG220: @format cannot reach the string behind S: a tag applies to the type written where it stands, not through an alias; put the tag on S's declaration, or write string here",
       ],
     ],
+    [
+      "a literal or an alias in a parenthesised union beside the keyword (helper-128: `(number | 1) | null` and `(P | string) | number` passed 1 and P's values unchecked)",
+      "export type P = number;\nexport interface A {\n  /** @minimum 5 */\n  r: (number | 1) | null;\n  /** @minimum 5 */\n  s: (P | string) | number;\n  /** @TJS-pattern ^a */\n  t: null | (string | \"b\");\n}\n",
+      [
+        "s.ts:3:7 - error MCG220: @minimum 5 excludes the literal 1 the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag",
+        "s.ts:5:7 - error MCG220: @minimum cannot reach the number behind P: a tag applies to the type written where it stands, not through an alias; put the tag on P's declaration, or write number here",
+        's.ts:7:7 - error MCG220: @TJS-pattern ^a does not match the literal "b" the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag',
+      ],
+    ],
     ["a repeated constraint tag", "export interface A {\n  /**\n   * @format uri\n   * @format byte\n   */\n  s: string;\n}\n", ["s.ts:4:6 - error MCG220: @format is given more than once"]],
     [
       "@minimum above @maximum",

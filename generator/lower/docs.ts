@@ -277,7 +277,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
   const value = tag.text;
   const kind = TAG_APPLIES_TO.get(tag.name);
   // `q: P | number` with `type P = number`: the tag would reach the `number` written here only, and P's values pass unchecked.
-  const behind = kind === undefined ? undefined : (type.kind === "union" ? type.members : [type]).find((m) => m.kind === "ref" && aliasHolds(m.name).has(kind));
+  const behind = kind === undefined ? undefined : unionMembers(type).find((m) => m.kind === "ref" && aliasHolds(m.name).has(kind));
   if (behind?.kind === "ref") {
     const written = kind === "array" ? "the array type" : kind;
     return `@${tag.name} cannot reach the ${kind} behind ${behind.name}: a tag applies to the type written where it stands, not through an alias; put the tag on ${behind.name}'s declaration, or write ${written} here`;
@@ -346,9 +346,13 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
  * would pass the validators though the tag excludes it.
  */
 function literalOutside(type: TypeExpr, kind: "number" | "string", fits: (value: string | number | boolean) => boolean): string | undefined {
-  const members = type.kind === "union" ? type.members : [type];
-  const literal = members.find((m) => m.kind === "literal" && typeof m.value === kind && !fits(m.value));
+  const literal = unionMembers(type).find((m) => m.kind === "literal" && typeof m.value === kind && !fits(m.value));
   return literal?.kind === "literal" ? JSON.stringify(literal.value) : undefined;
+}
+
+/** `type`'s members, through nested unions (`(number | 1) | null`, as a tag reaches them): `type` itself when it is no union. */
+function unionMembers(type: TypeExpr): TypeExpr[] {
+  return type.kind === "union" ? type.members.reduce<TypeExpr[]>((all, m) => all.concat(unionMembers(m)), []) : [type];
 }
 
 /** Applies `fn` to the `keyword` members of `type` (itself or its union members). */
