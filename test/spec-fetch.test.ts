@@ -1241,6 +1241,18 @@ describe("spec fetch refuses hostile archives (MCG502), caching nothing", () => 
       gzipSync(Buffer.concat([gunzipSync(tarGz(TOP, [schema], COMMIT)), Buffer.alloc(2 * 1024 * 1024)])),
       "it holds more than 1048576 bytes after the end of its tar",
     ],
+    // helper-128: the tar parser decompressed an inner stream itself, past the bound on what follows the end (8 MiB of zeros
+    // there, a 300-byte download, took 2 s; 16 MiB 8 s), and a corpus compressed twice was cached.
+    [
+      "a tar.gz inside the gzip",
+      gzipSync(gzipSync(Buffer.concat([gunzipSync(tarGz(TOP, [schema], COMMIT)), Buffer.alloc(2 * 1024 * 1024)]))),
+      "it is compressed twice: what the gzip holds is another gzip stream, not a tar",
+    ],
+    [
+      "a zstd stream",
+      Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd]), Buffer.alloc(600)]),
+      "it is a zstd stream, not a tar.gz",
+    ],
     // helper-89: cached, and pinned with no schemas, which the lock's reader then refused.
     [
       "docs without any schema.ts",

@@ -74,6 +74,13 @@ export function isVersionName(name: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name);
 }
 
+/** The compressed stream `bytes` starts as, by its magic number, that the `tar` parser would decompress on its own; else `undefined`. */
+function streamKind(bytes: Uint8Array): "gzip" | "zstd" | undefined {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return "gzip";
+  if (bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) return "zstd";
+  return undefined;
+}
+
 function refuse(url: string, reason: string): Error {
   return fail("MCG502", `the archive from ${url} was refused: ${reason}; nothing was cached`);
 }
@@ -164,6 +171,8 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
     // Not gzip: the parser reads it as it is (a plain tar, or what it refuses), in one write, so what follows the end is
     // kept once, bounded by the download's size.
     if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
+      // The parser would decompress a zstd stream itself, unbounded (a TypeError where the platform lacks zstd).
+      if (streamKind(bytes) === "zstd") return reject(refuse(url, "it is a zstd stream, not a tar.gz"));
       parser.end(bytes);
       return;
     }
@@ -172,6 +181,21 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
     const cap = maxDecompressedBytes(limits);
     let decompressed = 0;
     let trailing = 0;
+    // The first bytes of the tar, until there are enough to tell another compressed stream from a tar: the parser would
+    // decompress that itself, past the bounds here (helper-128).
+    let head: Buffer | undefined = Buffer.alloc(0);
+    const toParser = (chunk: Buffer, last: boolean) => {
+      if (head !== undefined) {
+        head = Buffer.concat([head, chunk]);
+        if (head.length < 4 && !last) return;
+        const inner = streamKind(head);
+        if (inner !== undefined) return stop(refuse(url, `it is compressed twice: what the gzip holds is another ${inner} stream, not a tar`));
+        chunk = head;
+        head = undefined;
+      }
+      if (last) parser.end(chunk);
+      else parser.write(chunk);
+    };
     const stop = (error: Error) => {
       problem ??= error;
       gunzip.destroy();
@@ -182,13 +206,16 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
       decompressed += chunk.length;
       if (decompressed > cap) return stop(refuse(url, `it decompresses to more than ${cap} bytes`));
       if (!ended) {
-        parser.write(chunk);
+        toParser(chunk, false);
         return;
       }
       trailing += chunk.length;
       if (trailing > MAX_TRAILING_BYTES) stop(refuse(url, `it holds more than ${MAX_TRAILING_BYTES} bytes after the end of its tar`));
     });
-    gunzip.on("end", () => parser.end());
+    gunzip.on("end", () => {
+      if (head !== undefined) toParser(Buffer.alloc(0), true);
+      else parser.end();
+    });
     gunzip.on("error", (error: Error) => stop(refuse(url, `it is not a readable tar.gz (zlib: ${error.message})`)));
     gunzip.end(bytes);
   });
