@@ -592,6 +592,11 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(await failure(fetchSpec(options))).toEqual([
       `${lock}:2:18 - error MCG504: the lock file ${lock} has lockVersion 2, written by a newer mcp-schema-codegen; this one reads lockVersion 1: upgrade mcp-schema-codegen (keep the lock)`,
     ]);
+    // helper-128: with a key lockVersion 1 lacks (a later format may add some), it was told "fix it, or delete it".
+    writeFileSync(lock, JSON.stringify({ lockVersion: 2, mirrors: ["https://example.org"], pins: [pin] }, null, 2));
+    expect(await failure(fetchSpec(options))).toEqual([
+      `${lock}:2:18 - error MCG504: the lock file ${lock} has lockVersion 2, written by a newer mcp-schema-codegen; this one reads lockVersion 1: upgrade mcp-schema-codegen (keep the lock)`,
+    ]);
     expect(server.requests.length).toBe(requests);
   });
 

@@ -272,9 +272,8 @@ function parseLock(lockFile: string, text: string): SpecLock {
   if (twice !== undefined) throw fail("MCG504", `the lock file ${lockFile} gives the key ${JSON.stringify(twice.key)} twice in one object; fix it, or delete it and run \`${fetchCommand(lockFile)}\``, twice.span);
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw bad("is not an object");
   const lock = data as Partial<SpecLock>;
-  const unknown = Object.keys(lock).find((key) => !LOCK_KEYS.includes(key));
-  if (unknown !== undefined) throw bad(`has an unknown key ${JSON.stringify(unknown)} (a lock has ${LOCK_KEYS.join(", ")})`, [unknown], true);
-  // A later lock format is a newer generator's: deleting the lock would lose its pins.
+  // A later lock format is a newer generator's, before anything about its keys (a later format may add some): deleting the
+  // lock would lose its pins.
   if (typeof lock.lockVersion === "number" && Number.isInteger(lock.lockVersion) && lock.lockVersion > 1) {
     throw fail(
       "MCG504",
@@ -282,6 +281,8 @@ function parseLock(lockFile: string, text: string): SpecLock {
       jsonPlace(source, ["lockVersion"], false),
     );
   }
+  const unknown = Object.keys(lock).find((key) => !LOCK_KEYS.includes(key));
+  if (unknown !== undefined) throw bad(`has an unknown key ${JSON.stringify(unknown)} (a lock has ${LOCK_KEYS.join(", ")})`, [unknown], true);
   if (lock.lockVersion !== 1) throw bad(`has lockVersion ${JSON.stringify(lock.lockVersion)}; this generator reads 1`, ["lockVersion"]);
   // Downloads always go to the upstream repository (or MCP_SPEC_BASE_URL): a lock naming another would pin what it does not fetch.
   if (lock.repository !== undefined && lock.repository !== SPEC_REPOSITORY) {
