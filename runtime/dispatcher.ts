@@ -953,13 +953,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         if (!validateResults || outputSchema === undefined) return called;
         return Promise.resolve(called).then((result) => {
           // The tool wrote its result in the handler revision's terms, whichever revision's client called it.
-          const wrong = structuredContentProblem(outputSchema, result, revision.absentResultType);
-          if (wrong === undefined) return result;
-          report(new TypeError("the " + quoteShort(tool.definition.name) + " tool returned a result its outputSchema does not allow: " + wrong), {
-            method: "tools/call",
-            id: context.id,
-            reason: "invalid-result",
-          });
+          let wrong: unknown;
+          try {
+            const problem = structuredContentProblem(outputSchema, result, revision.absentResultType);
+            if (problem === undefined) return result;
+            wrong = new TypeError("the " + quoteShort(tool.definition.name) + " tool returned a result its outputSchema does not allow: " + problem);
+          } catch (error) {
+            // A result whose getters or Proxy traps throw: a malformed result, as the result's own check would find it.
+            wrong = error;
+          }
+          report(wrong, { method: "tools/call", id: context.id, reason: "invalid-result" });
           throw new HandlerError(-32603, "Internal error");
         });
       };

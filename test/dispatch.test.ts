@@ -640,6 +640,13 @@ describe("a tool's structuredContent against its outputSchema (server/tools § O
       none: { content: [{ type: "text", text: "Paris" }] },
       failed: { content: [{ type: "text", text: "no forecast for Atlantis" }], isError: true },
       "not an object": { content: [], structuredContent: ["Paris"] },
+      // A getter that throws as the check reads it.
+      throwing: Object.defineProperty({ content: [] }, "structuredContent", {
+        enumerable: true,
+        get: () => {
+          throw new Error("no weather today");
+        },
+      }) as Json,
     };
     const d = m.dispatch.createServerDispatcher({
       serverInfo: SERVER_INFO,
@@ -667,6 +674,12 @@ describe("a tool's structuredContent against its outputSchema (server/tools § O
       ['TypeError: the "weather" tool returned a result its outputSchema does not allow: it has no structuredContent', { method: "tools/call", id: 4, reason: "invalid-result" }],
       ['TypeError: the "weather" tool returned a result its outputSchema does not allow: its structuredContent: expected object, got array', { method: "tools/call", id: 5, reason: "invalid-result" }],
     ]);
+  });
+
+  it("a result whose structuredContent throws when read is a malformed result: -32603, told to onError as invalid-result (helper-128: handler-threw)", async () => {
+    const { call, logged } = weatherServer();
+    expect(await call(1, "throwing")).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
+    expect(logged).toEqual([["Error: no weather today", { method: "tools/call", id: 1, reason: "invalid-result" }]]);
   });
 
   it("sends the result as it is when results are not checked (validateResults: false)", async () => {
