@@ -81,6 +81,19 @@ describe("refused schemas", () => {
         's.ts:7:7 - error MCG220: @TJS-pattern ^a does not match the literal "b" the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag',
       ],
     ],
+    [
+      "a tag whose literals are behind a name, a readonly array or tuple behind an alias, a fraction under @TJS-type integer, a tuple past @maxItems (helper-128: each passed unchecked)",
+      "export type One = 1;\nexport enum E { A = 1 }\nexport type L = \"a\" | \"b\";\nexport type R = readonly string[];\nexport type T = [string, string];\nexport interface A {\n  /** @minimum 5 */\n  p: One | number;\n  /** @minimum 5 */\n  q: E | number;\n  /** @TJS-pattern ^x */\n  r: L | string;\n  /** @maxItems 1 */\n  s: R | string[];\n  /** @maxItems 1 */\n  t: T | string[];\n  /** @TJS-type integer */\n  u: number | 1.5;\n  /** @maxItems 1 */\n  v: string[] | [string, string];\n  /** @TJS-type number */\n  fine: One | number;\n  /** @maxItems 2 */\n  alsoFine: string[] | [string, string];\n}\n",
+      [
+        "s.ts:7:7 - error MCG220: @minimum cannot check the number literals behind One: a tag applies to the type written where it stands, not through a name, and the validators would accept them unchecked; write them out here, or remove the tag",
+        "s.ts:9:7 - error MCG220: @minimum cannot check the number literals behind E: a tag applies to the type written where it stands, not through a name, and the validators would accept them unchecked; write them out here, or remove the tag",
+        "s.ts:11:7 - error MCG220: @TJS-pattern cannot check the string literals behind L: a tag applies to the type written where it stands, not through a name, and the validators would accept them unchecked; write them out here, or remove the tag",
+        "s.ts:13:7 - error MCG220: @maxItems cannot reach the array behind R: a tag applies to the type written where it stands, not through an alias; put the tag on R's declaration, or write the array type here",
+        "s.ts:15:7 - error MCG220: @maxItems cannot reach the array behind T: a tag applies to the type written where it stands, not through an alias; put the tag on T's declaration, or write the array type here",
+        "s.ts:17:7 - error MCG220: @TJS-type integer excludes the literal 1.5 the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag",
+        "s.ts:19:7 - error MCG220: @maxItems 1 excludes the tuple of 2 items the type lists beside its array: the validators would accept it unchecked; remove the tuple or the tag",
+      ],
+    ],
     ["a repeated constraint tag", "export interface A {\n  /**\n   * @format uri\n   * @format byte\n   */\n  s: string;\n}\n", ["s.ts:4:6 - error MCG220: @format is given more than once"]],
     [
       "@minimum above @maximum",

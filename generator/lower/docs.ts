@@ -145,7 +145,7 @@ export function applyConstraintTags(
   type: TypeExpr,
   jsDocs: readonly JSDoc[],
   warn: (code: "MCG251" | "MCG254" | "MCG259" | "MCG262", message: string, tag: number) => void = () => {},
-  aliasHolds: (name: string) => ReadonlySet<TaggedKind> = () => new Set(),
+  aliasHolds: (name: string) => ReadonlySet<TaggedReach> = () => new Set(),
 ): TypeExpr | ConstraintProblem {
   let result = type;
   for (const cut of cutConstraintTags(jsDocs)) {
@@ -263,6 +263,12 @@ const risks = new Map<string, string | undefined>();
 /** What a constraint tag applies to: a number, a string or an array. */
 export type TaggedKind = "number" | "string" | "array";
 
+/**
+ * What a named type reaches that a constraint tag would apply to: a number, a string or an array
+ * (a tuple included), or literals of a number or a string (an alias of literals, an enum's members).
+ */
+export type TaggedReach = TaggedKind | "number literal" | "string literal";
+
 /** The constraint tags that apply to one kind of type, by name. */
 const TAG_APPLIES_TO: ReadonlyMap<string, TaggedKind> = new Map<string, TaggedKind>([
   ["TJS-type", "number"],
@@ -273,14 +279,22 @@ const TAG_APPLIES_TO: ReadonlyMap<string, TaggedKind> = new Map<string, TaggedKi
   ["maxItems", "array"],
 ]);
 
-function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262", message: string) => void, aliasHolds: (name: string) => ReadonlySet<TaggedKind>): TypeExpr | string {
+function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262", message: string) => void, aliasHolds: (name: string) => ReadonlySet<TaggedReach>): TypeExpr | string {
   const value = tag.text;
   const kind = TAG_APPLIES_TO.get(tag.name);
   // `q: P | number` with `type P = number`: the tag would reach the `number` written here only, and P's values pass unchecked.
-  const behind = kind === undefined ? undefined : unionMembers(type).find((m) => m.kind === "ref" && aliasHolds(m.name).has(kind));
-  if (behind?.kind === "ref") {
+  const named = kind === undefined ? [] : unionMembers(type).filter((m): m is Extract<TypeExpr, { kind: "ref" }> => m.kind === "ref");
+  const behind = named.find((m) => aliasHolds(m.name).has(kind!));
+  if (behind !== undefined) {
     const written = kind === "array" ? "the array type" : kind;
     return `@${tag.name} cannot reach the ${kind} behind ${behind.name}: a tag applies to the type written where it stands, not through an alias; put the tag on ${behind.name}'s declaration, or write ${written} here`;
+  }
+  // `q: One | number` with `type One = 1`, or an enum of numbers: literals the tag may exclude, out of its reach (helper-128).
+  // Under `@TJS-type number` every number literal fits.
+  const literals = kind === "number" || kind === "string" ? (`${kind} literal` as const) : undefined;
+  const literalsBehind = literals === undefined || (tag.name === "TJS-type" && value === "number") ? undefined : named.find((m) => aliasHolds(m.name).has(literals));
+  if (literalsBehind !== undefined) {
+    return `@${tag.name} cannot check the ${kind} literals behind ${literalsBehind.name}: a tag applies to the type written where it stands, not through a name, and the validators would accept them unchecked; write them out here, or remove the tag`;
   }
   if (tag.name !== "TJS-pattern" && tag.name !== "default" && /\s/.test(value)) {
     return `@${tag.name} takes one value, got "${value}"`;
@@ -290,6 +304,10 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
   switch (tag.name) {
     case "TJS-type":
       if (value !== "number" && value !== "integer") return `@TJS-type ${value} is not supported (only number and integer)`;
+      {
+        const fraction = value === "integer" ? literalOutside(type, "number", (v) => Number.isInteger(v)) : undefined;
+        if (fraction !== undefined) return `@TJS-type integer excludes the literal ${fraction} the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag`;
+      }
       return onKeyword(type, "number", `@TJS-type ${value}`, (t) => ({ ...t, numberType: value }));
     case "format":
       if (!(SUPPORTED_FORMATS as readonly string[]).includes(value)) {
@@ -329,6 +347,13 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
     case "maxItems": {
       const bound = Number(value);
       if (!Number.isInteger(bound) || bound < 0) return `@maxItems ${value} is not a non-negative integer`;
+      {
+        // A tuple beside the array: the bound reaches the array only (helper-128: `string[] | [string, string]` under @maxItems 1).
+        const tuple = unionMembers(type).find((m): m is Extract<TypeExpr, { kind: "tuple" }> => m.kind === "tuple" && m.elements.length > bound);
+        if (tuple !== undefined) {
+          return `@maxItems ${value} excludes the tuple of ${tuple.elements.length} items the type lists beside its array: the validators would accept it unchecked; remove the tuple or the tag`;
+        }
+      }
       return onArray(type, (t) => ({ ...t, constraints: { ...t.constraints, maxItems: bound } }));
     }
     case "nullable":

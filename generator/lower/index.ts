@@ -35,7 +35,7 @@ import type {
 } from "../ir.js";
 import { lineAndColumnAt, snippet, unknownTypeMessage, type LoadedSchema } from "../load/index.js";
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
-import { applyConstraintTags, CHECKED_TAGS, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning, type TaggedKind } from "./docs.js";
+import { applyConstraintTags, CHECKED_TAGS, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning, type TaggedReach } from "./docs.js";
 
 /** A type every constraint tag fits (a string, a number or an array): what a property's tags are read against when its own type cannot be lowered. */
 const ANY_TAGGED_TYPE: TypeExpr = {
@@ -897,22 +897,34 @@ class Lowerer {
   }
 
   /**
-   * What a reference to the type alias `name` reaches that a constraint tag applies to, through
-   * aliases, unions and parentheses: `type P = number | Q` with `type Q = string[]` holds a number
-   * and an array. Nothing for an interface, an enum or a name the schema does not declare.
+   * What a reference to the type alias or enum `name` reaches that a constraint tag applies to,
+   * through aliases, unions, parentheses and `readonly`: `type P = number | Q` with
+   * `type Q = readonly string[]` holds a number and an array; `type One = 1` a number literal; an
+   * enum the literals of its members. Nothing for an interface or a name the schema does not declare.
    */
-  private aliasHolds(name: string, reading = new Set<string>()): ReadonlySet<TaggedKind> {
-    const found = new Set<TaggedKind>();
-    const alias = this.nodes.get(name)?.[0];
+  private aliasHolds(name: string, reading = new Set<string>()): ReadonlySet<TaggedReach> {
+    const found = new Set<TaggedReach>();
+    const declaration = this.nodes.get(name)?.[0];
+    if (declaration !== undefined && Node.isEnumDeclaration(declaration)) {
+      for (const member of declaration.getMembers()) found.add(typeof member.getValue() === "string" ? "string literal" : "number literal");
+      return found;
+    }
+    const alias = declaration;
     if (alias === undefined || !Node.isTypeAliasDeclaration(alias) || reading.has(name)) return found;
     reading.add(name);
     const visit = (node: TypeNode): void => {
       if (Node.isParenthesizedTypeNode(node)) return visit(node.getTypeNode());
       if (Node.isUnionTypeNode(node)) return node.getTypeNodes().forEach(visit);
+      if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return visit(node.getTypeNode());
+      const referenced = Node.isTypeReference(node) ? node.getTypeName().getText() : undefined;
       if (node.getKind() === SyntaxKind.NumberKeyword) found.add("number");
       else if (node.getKind() === SyntaxKind.StringKeyword) found.add("string");
-      else if (Node.isArrayTypeNode(node) || (Node.isTypeReference(node) && node.getTypeName().getText() === "Array")) found.add("array");
-      else if (Node.isTypeReference(node)) for (const kind of this.aliasHolds(node.getTypeName().getText(), reading)) found.add(kind);
+      else if (Node.isArrayTypeNode(node) || Node.isTupleTypeNode(node) || referenced === "Array" || referenced === "ReadonlyArray") found.add("array");
+      else if (Node.isLiteralTypeNode(node)) {
+        const literal = node.getLiteral();
+        if (Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal)) found.add("string literal");
+        else if (Node.isNumericLiteral(literal) || Node.isPrefixUnaryExpression(literal)) found.add("number literal");
+      } else if (referenced !== undefined) for (const kind of this.aliasHolds(referenced, reading)) found.add(kind);
     };
     const typeNode = alias.getTypeNode();
     if (typeNode !== undefined) visit(typeNode);
