@@ -74,6 +74,18 @@ export function isVersionName(name: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name);
 }
 
+/**
+ * Longest path (without the top folder) of an entry in a kept folder, in characters: the spec repository's longest
+ * is about 120. Each kept path is walked segment by segment, so this bounds the work an entry costs (helper-130).
+ */
+export const MAX_KEPT_PATH_LENGTH = 1024;
+
+/** A kept path's segment in {@link checkArchive}'s tree: a file, or a folder with what it holds. */
+interface PathNode {
+  readonly file: boolean;
+  readonly children: Map<string, PathNode>;
+}
+
 /** The compressed stream `bytes` starts as, by its magic number, that the `tar` parser would decompress on its own; else `undefined`. */
 function streamKind(bytes: Uint8Array): "gzip" | "zstd" | undefined {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return "gzip";
@@ -90,15 +102,28 @@ export function isKept(path: string): boolean {
   return KEPT_FOLDERS.some((folder) => path === folder.slice(0, -1) || path.startsWith(folder));
 }
 
-/** Splits an entry path into its top folder and the rest; refuses absolute paths, `..`, `\` and NUL. */
+/**
+ * Splits an entry path into its top folder and the rest; refuses absolute paths, `..`, `\` and NUL. In time linear in
+ * the path's length, with no array of its segments: a path may be a megabyte (a pax header's), and `/\/+$/` on a run of
+ * slashes took the square of its length (a 400-byte archive with one entry of 100 000 slashes ran 7 s; helper-130).
+ */
 function splitEntryPath(raw: string, url: string): { top: string; rest: string } {
-  const path = raw.replace(/\/+$/, "");
-  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw refuse(url, `entry ${JSON.stringify(raw)} has an absolute path`);
-  if (/[\\\u0000]/.test(path)) throw refuse(url, `entry ${JSON.stringify(raw)} has a backslash or NUL in its path`);
-  if (path.split("/").some((s) => s === "..")) throw refuse(url, `entry ${JSON.stringify(raw)} climbs out of the archive's folder (..)`);
-  const [top, ...rest] = withoutDotSegments(path).split("/").filter((s) => s !== "");
-  if (top === undefined) throw refuse(url, `entry ${JSON.stringify(raw)} has an empty path`);
-  return { top, rest: rest.join("/") };
+  let end = raw.length;
+  while (end > 0 && raw.charCodeAt(end - 1) === 0x2f) end--;
+  const path = raw.slice(0, end);
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw refuse(url, `entry ${JSON.stringify(shortPath(raw))} has an absolute path`);
+  if (/[\\\u0000]/.test(path)) throw refuse(url, `entry ${JSON.stringify(shortPath(raw))} has a backslash or NUL in its path`);
+  if (/(?:^|\/)\.\.(?:\/|$)/.test(path)) throw refuse(url, `entry ${JSON.stringify(shortPath(raw))} climbs out of the archive's folder (..)`);
+  const normal = withoutDotSegments(path);
+  const slash = normal.indexOf("/");
+  const top = slash === -1 ? normal : normal.slice(0, slash);
+  if (top === "") throw refuse(url, `entry ${JSON.stringify(shortPath(raw))} has an empty path`);
+  return { top, rest: slash === -1 ? "" : normal.slice(slash + 1) };
+}
+
+/** An entry's path for a message: at most 200 characters of it. */
+function shortPath(path: string): string {
+  return path.length > 200 ? path.slice(0, 200) + "…" : path;
 }
 
 /**
@@ -113,19 +138,33 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
   let entries = 0;
   let total = 0;
   const keptFiles: string[] = [];
-  // Kept paths by kind: a folder is one written as such or holding a kept entry.
-  const fileSet = new Set<string>();
-  const folderSet = new Set<string>();
+  // Kept paths by kind, as a tree of their segments: a folder is one written as such or holding a kept entry. A tree, not
+  // the set of every ancestor's path: that cost the square of a path's length, and a 400-byte archive with one kept
+  // entry 120 KB deep ran out of memory (helper-130).
+  const kept: PathNode = { file: false, children: new Map() };
+  let folders = 0;
   let problem: Error | undefined;
   /** Records a kept path; refuses one that is a file in one entry and a folder in another (extracting both would lose the file; helper-89). */
   const checkKind = (rest: string, folder: boolean, raw: string): void => {
+    if (rest.length > MAX_KEPT_PATH_LENGTH) throw refuse(url, `entry ${JSON.stringify(shortPath(raw))} has a path of ${rest.length} characters; the limit is ${MAX_KEPT_PATH_LENGTH}`);
     const segments = rest.split("/");
-    const ancestors = segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join("/"));
-    if ((folder ? fileSet : folderSet).has(rest) || ancestors.some((a) => fileSet.has(a))) {
-      throw refuse(url, `entry ${JSON.stringify(raw)} makes a path both a file and a folder`);
+    let node = kept;
+    for (let i = 0; i < segments.length; i++) {
+      const last = i === segments.length - 1;
+      const existing = node.children.get(segments[i]!);
+      // An ancestor that is a file, or the path itself of the other kind.
+      if (existing !== undefined && (last ? existing.file !== !folder : existing.file)) throw refuse(url, `entry ${JSON.stringify(raw)} makes a path both a file and a folder`);
+      if (existing !== undefined) {
+        node = existing;
+        continue;
+      }
+      // Folders no entry names itself count against the limit on entries too: each is one a tar would list.
+      if (!last || folder) folders++;
+      if (folders > limits.maxEntries) throw refuse(url, `its kept folders hold more than ${limits.maxEntries} folders`);
+      const child: PathNode = { file: last && !folder, children: new Map() };
+      node.children.set(segments[i]!, child);
+      node = child;
     }
-    for (const a of ancestors) folderSet.add(a);
-    (folder ? folderSet : fileSet).add(rest);
   };
   const parser = new Parser({
     strict: true,
@@ -268,6 +307,8 @@ export async function extractArchive(archive: Uint8Array, dir: string): Promise<
 
 /** `path` without its `.` and empty segments (`./top//schema/x` → `top/schema/x`): how {@link checkArchive} and the extraction read an entry's path. */
 function withoutDotSegments(path: string): string {
+  // Most paths have no such segment: kept as they are, without splitting them.
+  if (!/(?:^|\/)\.?(?:\/|$)/.test(path)) return path;
   return path
     .split("/")
     .filter((segment) => segment !== "." && segment !== "")
