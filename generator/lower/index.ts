@@ -914,8 +914,26 @@ class Lowerer {
     reading.add(name);
     const visit = (node: TypeNode): void => {
       if (Node.isParenthesizedTypeNode(node)) return visit(node.getTypeNode());
-      if (Node.isUnionTypeNode(node)) return node.getTypeNodes().forEach(visit);
+      // An intersection's members each (`number & {}` is a number): more than it may hold, never less.
+      if (Node.isUnionTypeNode(node) || Node.isIntersectionTypeNode(node)) return node.getTypeNodes().forEach(visit);
       if (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.ReadonlyKeyword) return visit(node.getTypeNode());
+      // Literals written through a name (helper-130): `E.A` (an enum member), `typeof C`, `typeof E.A`, `(typeof O)[keyof typeof O]`,
+      // `keyof typeof O`. Lowered as a property's type lowers them; one that cannot be is reported where the alias is lowered.
+      const qualified = Node.isTypeReference(node) && Node.isQualifiedName(node.getTypeName());
+      if (qualified || Node.isTypeQuery(node) || Node.isIndexedAccessTypeNode(node) || (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.KeyOfKeyword)) {
+        let lowered: TypeExpr;
+        try {
+          lowered = this.lowerType(node);
+        } catch (error) {
+          if (error instanceof GeneratorError) return;
+          throw error;
+        }
+        const literals = (t: TypeExpr): void => {
+          if (t.kind === "union") t.members.forEach(literals);
+          else if (t.kind === "literal" && typeof t.value !== "boolean") found.add(typeof t.value === "string" ? "string literal" : "number literal");
+        };
+        return literals(lowered);
+      }
       const referenced = Node.isTypeReference(node) ? node.getTypeName().getText() : undefined;
       if (node.getKind() === SyntaxKind.NumberKeyword) found.add("number");
       else if (node.getKind() === SyntaxKind.StringKeyword) found.add("string");

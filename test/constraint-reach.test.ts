@@ -1,0 +1,50 @@
+/**
+ * Constraint tags reach every value of the property's type, or are refused (MCG220): literals written through a name
+ * inside an alias (helper-130).
+ */
+import { describe, expect, it } from "vitest";
+import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
+
+async function diagnostics(text: string): Promise<string[]> {
+  const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+  if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+  return failure.diagnostics.map((d) => formatDiagnostic(d));
+}
+
+const behind = (tag: string, kind: string, name: string) =>
+  `@${tag} cannot check the ${kind} literals behind ${name}: a tag applies to the type written where it stands, not through a name, and the validators would accept them unchecked; write them out here, or remove the tag`;
+
+describe("constraint tags and what a name holds (helper-130)", () => {
+  it("refuses a tag beside an alias of literals written through a name (E.A, typeof C, (typeof O)[keyof typeof O], keyof typeof O) or of an intersection (number & {}): each passed the validators unchecked", async () => {
+    const text = [
+      "export enum E { A = 1, B = 2 }",
+      "export const ONE = 1;",
+      'export const O = { A: "not a uri", B: "x" } as const;',
+      "export type M = E.A;",
+      "export type C = typeof ONE;",
+      "export type V = (typeof O)[keyof typeof O];",
+      "export type K = keyof typeof O;",
+      "export type N = number & {};",
+      "export interface A {",
+      "  /** @minimum 5 */",
+      "  m: M | number;",
+      "  /** @minimum 5 */",
+      "  c: C | number;",
+      "  /** @format uri */",
+      "  v: V | string;",
+      "  /** @TJS-pattern ^z */",
+      "  k: K | string;",
+      "  /** @minimum 5 */",
+      "  n: N | number;",
+      "}",
+      "",
+    ].join("\n");
+    expect(await diagnostics(text)).toEqual([
+      `s.ts:10:7 - error MCG220: ${behind("minimum", "number", "M")}`,
+      `s.ts:12:7 - error MCG220: ${behind("minimum", "number", "C")}`,
+      `s.ts:14:7 - error MCG220: ${behind("format", "string", "V")}`,
+      `s.ts:16:7 - error MCG220: ${behind("TJS-pattern", "string", "K")}`,
+      "s.ts:18:7 - error MCG220: @minimum cannot reach the number behind N: a tag applies to the type written where it stands, not through an alias; put the tag on N's declaration, or write number here",
+    ]);
+  });
+});
