@@ -1,9 +1,11 @@
 /**
  * Constraint tags reach every value of the property's type, or are refused (MCG220): literals written through a name
- * inside an alias (helper-130).
+ * inside an alias, and arrays inside a parenthesised union (helper-130).
  */
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
+import { generateInto } from "./support/corpus.js";
 
 async function diagnostics(text: string): Promise<string[]> {
   const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
@@ -46,5 +48,16 @@ describe("constraint tags and what a name holds (helper-130)", () => {
       `s.ts:16:7 - error MCG220: ${behind("TJS-pattern", "string", "K")}`,
       "s.ts:18:7 - error MCG220: @minimum cannot reach the number behind N: a tag applies to the type written where it stands, not through an alias; put the tag on N's declaration, or write number here",
     ]);
+  });
+
+  it("@maxItems reaches an array in a parenthesised union: (string[] | null) | number[] checked the number[] only, and (string[] | null) | number was refused as no array", async () => {
+    const text = "export interface A {\n  /** @maxItems 1 */\n  a: (string[] | null) | number[];\n  /** @maxItems 1 */\n  b?: (string[] | null) | number;\n}\n";
+    const dir = await generateInto("constraint-reach-nested-arrays", { schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });
+    const { isA } = (await import(join(dir, "validators.ts"))) as { isA: (v: unknown) => boolean };
+    expect(isA({ a: ["x"], b: 3 })).toBe(true);
+    expect(isA({ a: [1], b: ["x"] })).toBe(true);
+    expect(isA({ a: ["x", "y"] })).toBe(false);
+    expect(isA({ a: [1, 2] })).toBe(false);
+    expect(isA({ a: null, b: ["x", "y"] })).toBe(false);
   });
 });

@@ -400,10 +400,20 @@ function onKeyword(
   return hit ? result : `${tagName} applies to ${keyword} types, but the annotated type has no ${keyword}`;
 }
 
+/**
+ * Applies `fn` to the arrays of `type` (itself or its union members, through nested unions as {@link onKeyword}: the
+ * `string[]` of `(string[] | null) | number[]` too, which passed unchecked; helper-130).
+ */
 function onArray(type: TypeExpr, fn: (t: Extract<TypeExpr, { kind: "array" }>) => TypeExpr): TypeExpr | string {
-  if (type.kind === "array") return fn(type);
-  if (type.kind === "union" && type.members.some((m) => m.kind === "array")) {
-    return { ...type, members: type.members.map((m) => (m.kind === "array" ? fn(m) : m)) };
-  }
-  return "@maxItems applies to array types, but the annotated type is not an array";
+  let hit = false;
+  const visit = (t: TypeExpr): TypeExpr => {
+    if (t.kind === "array") {
+      hit = true;
+      return fn(t);
+    }
+    if (t.kind === "union") return { ...t, members: t.members.map(visit) };
+    return t;
+  };
+  const result = visit(type);
+  return hit ? result : "@maxItems applies to array types, but the annotated type is not an array";
 }
