@@ -630,7 +630,7 @@ describe("handler types", () => {
 });
 
 describe("a tool's structuredContent against its outputSchema (server/tools § Output Schema)", () => {
-  const WEATHER_OUT = { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 } }, required: ["city", "days"] };
+  const WEATHER_OUT = { type: "object", properties: { city: { type: "string" }, days: { type: "integer", minimum: 1 }, note: { type: "string" } }, required: ["city", "days"] };
   /** A dispatcher whose `weather` tool, with an outputSchema, returns what the call's `give` argument names. */
   const weatherServer = (options: Json = {}) => {
     const logged: [string, Json][] = [];
@@ -640,6 +640,9 @@ describe("a tool's structuredContent against its outputSchema (server/tools § O
       none: { content: [{ type: "text", text: "Paris" }] },
       failed: { content: [{ type: "text", text: "no forecast for Atlantis" }], isError: true },
       "not an object": { content: [], structuredContent: ["Paris"] },
+      // JSON.stringify leaves out a property whose value is undefined (helper-130).
+      "days unset": { content: [{ type: "text", text: "Paris" }], structuredContent: { city: "Paris", days: undefined } },
+      "note unset": { content: [{ type: "text", text: "Paris: 3 days" }], structuredContent: { city: "Paris", days: 3, note: undefined } },
       // A getter that throws as the check reads it.
       throwing: Object.defineProperty({ content: [] }, "structuredContent", {
         enumerable: true,
@@ -673,6 +676,15 @@ describe("a tool's structuredContent against its outputSchema (server/tools § O
       ['TypeError: the "weather" tool returned a result its outputSchema does not allow: its structuredContent: /days: expected integer, got string', { method: "tools/call", id: 3, reason: "invalid-result" }],
       ['TypeError: the "weather" tool returned a result its outputSchema does not allow: it has no structuredContent', { method: "tools/call", id: 4, reason: "invalid-result" }],
       ['TypeError: the "weather" tool returned a result its outputSchema does not allow: its structuredContent: expected object, got array', { method: "tools/call", id: 5, reason: "invalid-result" }],
+    ]);
+  });
+
+  it("reads a property whose value is undefined as absent, as JSON.stringify sends it (helper-130: an optional one was refused, a required one passed and reached the client missing)", async () => {
+    const { call, logged } = weatherServer();
+    expect((await call(1, "note unset"))?.result?.["structuredContent"]).toEqual({ city: "Paris", days: 3 });
+    expect(await call(2, "days unset")).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
+    expect(logged).toEqual([
+      ['TypeError: the "weather" tool returned a result its outputSchema does not allow: its structuredContent: missing required property "days"', { method: "tools/call", id: 2, reason: "invalid-result" }],
     ]);
   });
 

@@ -212,7 +212,10 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
   if (isPlainObject(v)) {
     const minProperties = own(schema, "minProperties");
     const maxProperties = own(schema, "maxProperties");
-    const count = Object.keys(v).length;
+    // A property whose value is undefined is none: JSON.stringify leaves it out of what is sent (helper-130: an optional
+    // property set to undefined in a tool's structuredContent was refused, and a required one passed, then was missing).
+    const keys = Object.keys(v).filter((key) => v[key] !== undefined);
+    const count = keys.length;
     if (typeof minProperties === "number" && count < minProperties) problems.push(at + "must have at least " + counted(minProperties, "property", "properties"));
     if (typeof maxProperties === "number" && count > maxProperties) problems.push(at + "must have at most " + counted(maxProperties, "property", "properties"));
     const properties = own(schema, "properties");
@@ -220,16 +223,16 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     const required = own(schema, "required");
     if (Array.isArray(required)) {
       for (const name of required) {
-        if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(v, name)) problems.push(at + "missing required property " + quoteShort(name));
+        if (typeof name === "string" && (!Object.prototype.hasOwnProperty.call(v, name) || v[name] === undefined)) problems.push(at + "missing required property " + quoteShort(name));
       }
     }
     const additional = own(schema, "additionalProperties");
     const patternProperties = own(schema, "patternProperties");
     const patterns = isPlainObject(patternProperties) ? Object.keys(patternProperties).map((p) => ({ source: p, re: compilePattern(p), schema: patternProperties[p] })) : [];
     // A pattern no engine mode compiles cannot say which names it takes: it fails, as `pattern` does, when there is a name.
-    const broken = Object.keys(v).length > 0 ? patterns.find((p) => p.re === undefined) : undefined;
+    const broken = count > 0 ? patterns.find((p) => p.re === undefined) : undefined;
     if (broken !== undefined) problems.push(at + "the schema's patternProperties pattern " + quoteShort(broken.source) + " cannot be compiled");
-    for (const key of Object.keys(v)) {
+    for (const key of keys) {
       if (problems.length > MAX_ISSUES) break;
       const sub = own(props, key);
       if (sub !== undefined) problems.push(...schemaProblems(sub, v[key], pointer(path, key), depth + 1, itemsBefore2020));
