@@ -145,7 +145,7 @@ export function applyConstraintTags(
   type: TypeExpr,
   jsDocs: readonly JSDoc[],
   warn: (code: "MCG251" | "MCG254" | "MCG259" | "MCG262", message: string, tag: number) => void = () => {},
-  aliasHolds: (name: string) => ReadonlySet<TaggedReach> = () => new Set(),
+  aliasHolds: (name: string) => TaggedReach = () => ({ kinds: new Set(), literals: [] }),
 ): TypeExpr | ConstraintProblem {
   let result = type;
   for (const cut of cutConstraintTags(jsDocs)) {
@@ -265,9 +265,13 @@ export type TaggedKind = "number" | "string" | "array";
 
 /**
  * What a named type reaches that a constraint tag would apply to: a number, a string or an array
- * (a tuple included), or literals of a number or a string (an alias of literals, an enum's members).
+ * (a tuple included), and the number and string literals it holds (an alias of literals, an enum's
+ * members), which the tag's bound, pattern or format must allow.
  */
-export type TaggedReach = TaggedKind | "number literal" | "string literal";
+export interface TaggedReach {
+  readonly kinds: ReadonlySet<TaggedKind>;
+  readonly literals: readonly (string | number)[];
+}
 
 /** The constraint tags that apply to one kind of type, by name. */
 const TAG_APPLIES_TO: ReadonlyMap<string, TaggedKind> = new Map<string, TaggedKind>([
@@ -279,22 +283,15 @@ const TAG_APPLIES_TO: ReadonlyMap<string, TaggedKind> = new Map<string, TaggedKi
   ["maxItems", "array"],
 ]);
 
-function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262", message: string) => void, aliasHolds: (name: string) => ReadonlySet<TaggedReach>): TypeExpr | string {
+function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262", message: string) => void, aliasHolds: (name: string) => TaggedReach): TypeExpr | string {
   const value = tag.text;
   const kind = TAG_APPLIES_TO.get(tag.name);
   // `q: P | number` with `type P = number`: the tag would reach the `number` written here only, and P's values pass unchecked.
   const named = kind === undefined ? [] : unionMembers(type).filter((m): m is Extract<TypeExpr, { kind: "ref" }> => m.kind === "ref");
-  const behind = named.find((m) => aliasHolds(m.name).has(kind!));
+  const behind = named.find((m) => aliasHolds(m.name).kinds.has(kind!));
   if (behind !== undefined) {
     const written = kind === "array" ? "the array type" : kind;
     return `@${tag.name} cannot reach the ${kind} behind ${behind.name}: a tag applies to the type written where it stands, not through an alias; put the tag on ${behind.name}'s declaration, or write ${written} here`;
-  }
-  // `q: One | number` with `type One = 1`, or an enum of numbers: literals the tag may exclude, out of its reach (helper-128).
-  // Under `@TJS-type number` every number literal fits.
-  const literals = kind === "number" || kind === "string" ? (`${kind} literal` as const) : undefined;
-  const literalsBehind = literals === undefined || (tag.name === "TJS-type" && value === "number") ? undefined : named.find((m) => aliasHolds(m.name).has(literals));
-  if (literalsBehind !== undefined) {
-    return `@${tag.name} cannot check the ${kind} literals behind ${literalsBehind.name}: a tag applies to the type written where it stands, not through a name, and the validators would accept them unchecked; write them out here, or remove the tag`;
   }
   if (tag.name !== "TJS-pattern" && tag.name !== "default" && /\s/.test(value)) {
     return `@${tag.name} takes one value, got "${value}"`;
@@ -305,7 +302,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
     case "TJS-type":
       if (value !== "number" && value !== "integer") return `@TJS-type ${value} is not supported (only number and integer)`;
       {
-        const fraction = value === "integer" ? literalOutside(type, "number", (v) => Number.isInteger(v)) : undefined;
+        const fraction = value === "integer" ? literalOutside(type, "number", (v) => Number.isInteger(v), aliasHolds) : undefined;
         if (fraction !== undefined) return `@TJS-type integer excludes the literal ${fraction} the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag`;
       }
       return onKeyword(type, "number", `@TJS-type ${value}`, (t) => ({ ...t, numberType: value }));
@@ -315,7 +312,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       }
       {
         // A format is checked where the validators run, not here: any literal beside the string would pass it unchecked.
-        const literal = literalOutside(type, "string", () => false);
+        const literal = literalOutside(type, "string", () => false, aliasHolds);
         if (literal !== undefined) return `@format ${value} cannot check the literal ${literal} the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag`;
       }
       return onKeyword(type, "string", `@format ${value}`, (t) => ({ ...t, constraints: { ...t.constraints, format: value } }));
@@ -328,7 +325,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       const risk = backtrackingRisk(tag.text);
       // The validators run the schema's pattern on untrusted strings: one that backtracks is a way to stall them.
       if (risk !== undefined) warn("MCG262", `@TJS-pattern ${tag.text} ${risk}`);
-      const excluded = literalOutside(type, "string", (v) => new RegExp(tag.text, "u").test(String(v)));
+      const excluded = literalOutside(type, "string", (v) => new RegExp(tag.text, "u").test(String(v)), aliasHolds);
       if (excluded !== undefined) return `@TJS-pattern ${tag.text} does not match the literal ${excluded} the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag`;
       return onKeyword(type, "string", "@TJS-pattern", (t) => ({ ...t, constraints: { ...t.constraints, pattern: tag.text } }));
     }
@@ -340,7 +337,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       const rounded = roundedNumber(value);
       if (rounded !== undefined) warn("MCG254", `@${tag.name}: ${roundedNumberWarning(value, rounded)}`);
       const key: keyof Constraints = tag.name;
-      const excluded = literalOutside(type, "number", (v) => (key === "minimum" ? Number(v) >= bound : Number(v) <= bound));
+      const excluded = literalOutside(type, "number", (v) => (key === "minimum" ? Number(v) >= bound : Number(v) <= bound), aliasHolds);
       if (excluded !== undefined) return `@${tag.name} ${value} excludes the literal ${excluded} the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag`;
       return onKeyword(type, "number", `@${tag.name}`, (t) => ({ ...t, constraints: { ...t.constraints, [key]: bound } }));
     }
@@ -366,13 +363,19 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
 }
 
 /**
- * A literal of `kind` among `type`'s union members that `fits` refuses, as JSON writes it: a
- * tag applies to the keyword members only (`number | 1`: the `number`), so such a literal
- * would pass the validators though the tag excludes it.
+ * A literal of `kind` among `type`'s union members, or behind one that names an alias or an enum
+ * (`aliasHolds`), that `fits` refuses, as JSON writes it (`1`, or `1 (behind One)`): a tag applies
+ * to the keyword members only (`number | 1`: the `number`), so such a literal would pass the
+ * validators though the tag excludes it.
  */
-function literalOutside(type: TypeExpr, kind: "number" | "string", fits: (value: string | number | boolean) => boolean): string | undefined {
-  const literal = unionMembers(type).find((m) => m.kind === "literal" && typeof m.value === kind && !fits(m.value));
-  return literal?.kind === "literal" ? JSON.stringify(literal.value) : undefined;
+function literalOutside(type: TypeExpr, kind: "number" | "string", fits: (value: string | number) => boolean, aliasHolds: (name: string) => TaggedReach): string | undefined {
+  for (const member of unionMembers(type)) {
+    if (member.kind === "literal" && typeof member.value === kind && !fits(member.value as string | number)) return JSON.stringify(member.value);
+    if (member.kind !== "ref") continue;
+    const behind = aliasHolds(member.name).literals.find((value) => typeof value === kind && !fits(value));
+    if (behind !== undefined) return `${JSON.stringify(behind)} (behind ${member.name})`;
+  }
+  return undefined;
 }
 
 /** `type`'s members, through nested unions (`(number | 1) | null`, as a tag reaches them): `type` itself when it is no union. */

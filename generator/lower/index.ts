@@ -35,7 +35,7 @@ import type {
 } from "../ir.js";
 import { lineAndColumnAt, snippet, unknownTypeMessage, type LoadedSchema } from "../load/index.js";
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
-import { applyConstraintTags, CHECKED_TAGS, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning, type TaggedReach } from "./docs.js";
+import { applyConstraintTags, CHECKED_TAGS, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning, type TaggedKind, type TaggedReach } from "./docs.js";
 
 /** A type every constraint tag fits (a string, a number or an array): what a property's tags are read against when its own type cannot be lowered. */
 const ANY_TAGGED_TYPE: TypeExpr = {
@@ -902,11 +902,16 @@ class Lowerer {
    * `type Q = readonly string[]` holds a number and an array; `type One = 1` a number literal; an
    * enum the literals of its members. Nothing for an interface or a name the schema does not declare.
    */
-  private aliasHolds(name: string, reading = new Set<string>()): ReadonlySet<TaggedReach> {
-    const found = new Set<TaggedReach>();
+  private aliasHolds(name: string, reading = new Set<string>()): TaggedReach {
+    const kinds = new Set<TaggedKind>();
+    const literals: (string | number)[] = [];
+    const found: TaggedReach = { kinds, literals };
     const declaration = this.nodes.get(name)?.[0];
     if (declaration !== undefined && Node.isEnumDeclaration(declaration)) {
-      for (const member of declaration.getMembers()) found.add(typeof member.getValue() === "string" ? "string literal" : "number literal");
+      for (const member of declaration.getMembers()) {
+        const value = member.getValue();
+        if (value !== undefined) literals.push(value);
+      }
       return found;
     }
     const alias = declaration;
@@ -920,7 +925,8 @@ class Lowerer {
       // Literals written through a name (helper-130): `E.A` (an enum member), `typeof C`, `typeof E.A`, `(typeof O)[keyof typeof O]`,
       // `keyof typeof O`. Lowered as a property's type lowers them; one that cannot be is reported where the alias is lowered.
       const qualified = Node.isTypeReference(node) && Node.isQualifiedName(node.getTypeName());
-      if (qualified || Node.isTypeQuery(node) || Node.isIndexedAccessTypeNode(node) || (Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.KeyOfKeyword)) {
+      const keyOf = Node.isTypeOperatorTypeNode(node) && node.getOperator() === SyntaxKind.KeyOfKeyword;
+      if (qualified || keyOf || Node.isLiteralTypeNode(node) || Node.isTypeQuery(node) || Node.isIndexedAccessTypeNode(node)) {
         let lowered: TypeExpr;
         try {
           lowered = this.lowerType(node);
@@ -928,21 +934,21 @@ class Lowerer {
           if (error instanceof GeneratorError) return;
           throw error;
         }
-        const literals = (t: TypeExpr): void => {
-          if (t.kind === "union") t.members.forEach(literals);
-          else if (t.kind === "literal" && typeof t.value !== "boolean") found.add(typeof t.value === "string" ? "string literal" : "number literal");
+        const collect = (t: TypeExpr): void => {
+          if (t.kind === "union") t.members.forEach(collect);
+          else if (t.kind === "literal" && typeof t.value !== "boolean") literals.push(t.value);
         };
-        return literals(lowered);
+        return collect(lowered);
       }
       const referenced = Node.isTypeReference(node) ? node.getTypeName().getText() : undefined;
-      if (node.getKind() === SyntaxKind.NumberKeyword) found.add("number");
-      else if (node.getKind() === SyntaxKind.StringKeyword) found.add("string");
-      else if (Node.isArrayTypeNode(node) || Node.isTupleTypeNode(node) || referenced === "Array" || referenced === "ReadonlyArray") found.add("array");
-      else if (Node.isLiteralTypeNode(node)) {
-        const literal = node.getLiteral();
-        if (Node.isStringLiteral(literal) || Node.isNoSubstitutionTemplateLiteral(literal)) found.add("string literal");
-        else if (Node.isNumericLiteral(literal) || Node.isPrefixUnaryExpression(literal)) found.add("number literal");
-      } else if (referenced !== undefined) for (const kind of this.aliasHolds(referenced, reading)) found.add(kind);
+      if (node.getKind() === SyntaxKind.NumberKeyword) kinds.add("number");
+      else if (node.getKind() === SyntaxKind.StringKeyword) kinds.add("string");
+      else if (Node.isArrayTypeNode(node) || Node.isTupleTypeNode(node) || referenced === "Array" || referenced === "ReadonlyArray") kinds.add("array");
+      else if (referenced !== undefined) {
+        const inner = this.aliasHolds(referenced, reading);
+        for (const kind of inner.kinds) kinds.add(kind);
+        literals.push(...inner.literals);
+      }
     };
     const typeNode = alias.getTypeNode();
     if (typeNode !== undefined) visit(typeNode);
