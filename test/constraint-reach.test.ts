@@ -60,4 +60,34 @@ describe("constraint tags and what a name holds (helper-130)", () => {
     expect(isA({ a: [1, 2] })).toBe(false);
     expect(isA({ a: null, b: ["x", "y"] })).toBe(false);
   });
+
+  it("a tag reaches into an intersection: (1 & number) | number under @minimum 5 passed 1, and (string[] & unknown[]) | number[] under @maxItems 1 passed 3 strings (helper-131)", async () => {
+    const refused = [
+      "export type One = 1;",
+      "export type P = number;",
+      "export interface A {",
+      "  /** @minimum 5 */",
+      "  a: (1 & number) | number;",
+      "  /** @minimum 5 */",
+      "  b: (One & number) | number;",
+      "  /** @minimum 5 */",
+      "  c: (P & number) | number;",
+      "  /** @TJS-pattern ^x */",
+      '  e: ("a" & string) | string;',
+      "}",
+      "",
+    ].join("\n");
+    expect(await diagnostics(refused)).toEqual([
+      "s.ts:4:7 - error MCG220: @minimum 5 excludes the literal 1 the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag",
+      "s.ts:6:7 - error MCG220: @minimum 5 excludes the literal 1 (behind One) the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag",
+      "s.ts:8:7 - error MCG220: @minimum cannot reach the number behind P: a tag applies to the type written where it stands, not through an alias; put the tag on P's declaration, or write number here",
+      's.ts:10:7 - error MCG220: @TJS-pattern ^x does not match the literal "a" the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag',
+    ]);
+    const text = "export interface A {\n  /** @maxItems 1 */\n  d: (string[] & unknown[]) | number[];\n}\n";
+    const dir = await generateInto("constraint-reach-intersection", { schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });
+    const { isA } = (await import(join(dir, "validators.ts"))) as { isA: (v: unknown) => boolean };
+    expect(isA({ d: ["a"] })).toBe(true);
+    expect(isA({ d: ["a", "b", "c"] })).toBe(false);
+    expect(isA({ d: [1, 2] })).toBe(false);
+  });
 });

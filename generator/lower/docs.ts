@@ -378,9 +378,13 @@ function literalOutside(type: TypeExpr, kind: "number" | "string", fits: (value:
   return undefined;
 }
 
-/** `type`'s members, through nested unions (`(number | 1) | null`, as a tag reaches them): `type` itself when it is no union. */
+/**
+ * `type`'s members, through nested unions (`(number | 1) | null`, as a tag reaches them) and
+ * intersections (`(1 & number) | number`: a value of the intersection is a value of each of its
+ * members, so each is held to the tag; helper-131): `type` itself when it is neither.
+ */
 function unionMembers(type: TypeExpr): TypeExpr[] {
-  return type.kind === "union" ? type.members.reduce<TypeExpr[]>((all, m) => all.concat(unionMembers(m)), []) : [type];
+  return type.kind === "union" || type.kind === "intersection" ? type.members.reduce<TypeExpr[]>((all, m) => all.concat(unionMembers(m)), []) : [type];
 }
 
 /** Applies `fn` to the `keyword` members of `type` (itself or its union members). */
@@ -396,7 +400,8 @@ function onKeyword(
       hit = true;
       return fn(t);
     }
-    if (t.kind === "union") return { ...t, members: t.members.map(visit) };
+    // An intersection's members too: constraining one narrows the intersection (`(P & number) | number`; helper-131).
+    if (t.kind === "union" || t.kind === "intersection") return { ...t, members: t.members.map(visit) };
     return t;
   };
   const result = visit(type);
@@ -414,7 +419,8 @@ function onArray(type: TypeExpr, fn: (t: Extract<TypeExpr, { kind: "array" }>) =
       hit = true;
       return fn(t);
     }
-    if (t.kind === "union") return { ...t, members: t.members.map(visit) };
+    // An intersection's members too: constraining one narrows the intersection (`(P & number) | number`; helper-131).
+    if (t.kind === "union" || t.kind === "intersection") return { ...t, members: t.members.map(visit) };
     return t;
   };
   const result = visit(type);
