@@ -90,4 +90,12 @@ describe("constraint tags and what a name holds (helper-130)", () => {
     expect(isA({ d: ["a", "b", "c"] })).toBe(false);
     expect(isA({ d: [1, 2] })).toBe(false);
   });
+
+  it("refuses a tag whose string is a Date behind an alias: q: D | string with type D = Date under @TJS-pattern ^x passed a date-time string (helper-131)", async () => {
+    const text = "export type D = Date;\nexport type E = D | number;\nexport interface A {\n  /** @TJS-pattern ^x */\n  q: D | string;\n  /** @format uri */\n  r: E | string;\n  /** @minimum 1 */\n  fine: D | number;\n}\n";
+    expect(await diagnostics(text)).toEqual([
+      "s.ts:4:7 - error MCG220: @TJS-pattern cannot reach the string behind D: a tag applies to the type written where it stands, not through an alias; put the tag on D's declaration, or write string here",
+      "s.ts:6:7 - error MCG220: @format cannot reach the string behind E: a tag applies to the type written where it stands, not through an alias; put the tag on E's declaration, or write string here",
+    ]);
+  });
 });

@@ -944,7 +944,12 @@ class Lowerer {
       if (node.getKind() === SyntaxKind.NumberKeyword) kinds.add("number");
       else if (node.getKind() === SyntaxKind.StringKeyword) kinds.add("string");
       else if (Node.isArrayTypeNode(node) || Node.isTupleTypeNode(node) || referenced === "Array" || referenced === "ReadonlyArray") kinds.add("array");
-      else if (referenced !== undefined) {
+      // A library type the schema does not declare, lowered as a JSON type (`Date`: a date-time string; helper-131: `q: D | string`
+      // with `type D = Date` under @TJS-pattern ^x passed "2020-01-01T00:00:00Z").
+      else if (referenced !== undefined && !this.nodes.has(referenced) && LIBRARY_TYPES_AS_JSON.get(referenced)?.kind === "keyword") {
+        const json = LIBRARY_TYPES_AS_JSON.get(referenced) as Extract<TypeExpr, { kind: "keyword" }>;
+        if (json.name === "string" || json.name === "number") kinds.add(json.name);
+      } else if (referenced !== undefined) {
         const inner = this.aliasHolds(referenced, reading);
         for (const kind of inner.kinds) kinds.add(kind);
         literals.push(...inner.literals);
