@@ -98,4 +98,30 @@ describe("constraint tags and what a name holds (helper-130)", () => {
       "s.ts:6:7 - error MCG220: @format cannot reach the string behind E: a tag applies to the type written where it stands, not through an alias; put the tag on E's declaration, or write string here",
     ]);
   });
+
+  it("accepts a tag on literals or tuples alone that each fit it: an enum of 7 and 9 under @minimum 5, or readonly [string, string] under @maxItems 2, was refused as holding no number or array (helper-131)", async () => {
+    const text = [
+      "export enum Big { A = 7, B = 9 }",
+      'export type L = "xa" | "xb";',
+      "export interface A {",
+      "  /** @minimum 5 */",
+      "  a: Big;",
+      "  /** @TJS-pattern ^x */",
+      "  b: L | null;",
+      "  /** @maxItems 2 */",
+      "  c: readonly [string, string];",
+      "  /** @TJS-type integer */",
+      "  d: 1 | 2;",
+      "}",
+      "",
+    ].join("\n");
+    const dir = await generateInto("constraint-reach-literals-alone", { schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });
+    const { isA } = (await import(join(dir, "validators.ts"))) as { isA: (v: unknown) => boolean };
+    expect(isA({ a: 7, b: "xa", c: ["p", "q"], d: 1 })).toBe(true);
+    expect(isA({ a: 5, b: "xa", c: ["p", "q"], d: 1 })).toBe(false);
+    expect(await diagnostics(text.replace("@minimum 5", "@minimum 8").replace("@maxItems 2", "@maxItems 1"))).toEqual([
+      "s.ts:4:7 - error MCG220: @minimum 8 excludes the literal 7 (behind Big) the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag",
+      "s.ts:8:7 - error MCG220: @maxItems 1 excludes the tuple of 2 items the type lists beside its array: the validators would accept it unchecked; remove the tuple or the tag",
+    ]);
+  });
 });

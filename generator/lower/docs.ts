@@ -305,7 +305,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
         const fraction = value === "integer" ? literalOutside(type, "number", (v) => Number.isInteger(v), aliasHolds) : undefined;
         if (fraction !== undefined) return `@TJS-type integer excludes the literal ${fraction} the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag`;
       }
-      return onKeyword(type, "number", `@TJS-type ${value}`, (t) => ({ ...t, numberType: value }));
+      return orLiterals(onKeyword(type, "number", `@TJS-type ${value}`, (t) => ({ ...t, numberType: value })), type, "number", aliasHolds);
     case "format":
       if (!(SUPPORTED_FORMATS as readonly string[]).includes(value)) {
         return `@format ${value} is not supported (supported: ${SUPPORTED_FORMATS.join(", ")})`;
@@ -327,7 +327,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       if (risk !== undefined) warn("MCG262", `@TJS-pattern ${tag.text} ${risk}`);
       const excluded = literalOutside(type, "string", (v) => new RegExp(tag.text, "u").test(String(v)), aliasHolds);
       if (excluded !== undefined) return `@TJS-pattern ${tag.text} does not match the literal ${excluded} the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag`;
-      return onKeyword(type, "string", "@TJS-pattern", (t) => ({ ...t, constraints: { ...t.constraints, pattern: tag.text } }));
+      return orLiterals(onKeyword(type, "string", "@TJS-pattern", (t) => ({ ...t, constraints: { ...t.constraints, pattern: tag.text } })), type, "string", aliasHolds);
     }
     case "minimum":
     case "maximum": {
@@ -339,7 +339,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       const key: keyof Constraints = tag.name;
       const excluded = literalOutside(type, "number", (v) => (key === "minimum" ? Number(v) >= bound : Number(v) <= bound), aliasHolds);
       if (excluded !== undefined) return `@${tag.name} ${value} excludes the literal ${excluded} the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag`;
-      return onKeyword(type, "number", `@${tag.name}`, (t) => ({ ...t, constraints: { ...t.constraints, [key]: bound } }));
+      return orLiterals(onKeyword(type, "number", `@${tag.name}`, (t) => ({ ...t, constraints: { ...t.constraints, [key]: bound } })), type, "number", aliasHolds);
     }
     case "maxItems": {
       const bound = Number(value);
@@ -351,7 +351,9 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
           return `@maxItems ${value} excludes the tuple of ${tuple.elements.length} items the type lists beside its array: the validators would accept it unchecked; remove the tuple or the tag`;
         }
       }
-      return onArray(type, (t) => ({ ...t, constraints: { ...t.constraints, maxItems: bound } }));
+      const applied = onArray(type, (t) => ({ ...t, constraints: { ...t.constraints, maxItems: bound } }));
+      // Tuples alone (`readonly [string, string]` under @maxItems 2): each was held to the bound above, so every value fits (helper-131).
+      return typeof applied === "string" && unionMembers(type).some((m) => m.kind === "tuple") ? type : applied;
     }
     case "nullable":
       if (type.kind === "union" && type.members.some((m) => m.kind === "keyword" && m.name === "null")) return type;
@@ -376,6 +378,20 @@ function literalOutside(type: TypeExpr, kind: "number" | "string", fits: (value:
     if (behind !== undefined) return `${JSON.stringify(behind)} (behind ${member.name})`;
   }
   return undefined;
+}
+
+/**
+ * `applied` (a tag on `type`'s `kind` keyword), or `type` as it is when it has no such keyword but
+ * lists literals of `kind`, written out or behind a name: {@link literalOutside} found that each
+ * fits the tag, so every value does (helper-131: an enum of 7 and 9 under @minimum 5 was refused
+ * as holding no number).
+ */
+function orLiterals(applied: TypeExpr | string, type: TypeExpr, kind: "number" | "string", aliasHolds: (name: string) => TaggedReach): TypeExpr | string {
+  if (typeof applied !== "string") return applied;
+  const listsLiterals = unionMembers(type).some(
+    (m) => (m.kind === "literal" && typeof m.value === kind) || (m.kind === "ref" && aliasHolds(m.name).literals.some((v) => typeof v === kind)),
+  );
+  return listsLiterals ? type : applied;
 }
 
 /**
