@@ -138,8 +138,11 @@ export interface ConstraintProblem {
  * `warn` is given the tag's place as a {@link ConstraintProblem} is.
  *
  * A tag applies to the type written where it stands, not through a named type: `aliasHolds(name)`
- * says what a reference reaches that a tag would apply to (`type P = number`: `number`), so that a
- * tag whose number, string or array is behind an alias is refused with where to put it instead.
+ * says what a reference reaches that a tag would apply to (`type P = number`: `number`; an enum or
+ * `type One = 1`: its literals), so that a tag whose number, string or array is behind an alias is
+ * refused with where to put it instead, and the literals of the type, written out or behind a name,
+ * are held to the tag at generation (one it excludes is refused; when all fit, a type of literals
+ * alone needs no check of its own).
  */
 export function applyConstraintTags(
   type: TypeExpr,
