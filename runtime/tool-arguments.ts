@@ -208,8 +208,8 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
   if (isPlainObject(v)) {
     const minProperties = own(schema, "minProperties");
     const maxProperties = own(schema, "maxProperties");
-    // A property whose value is undefined is none: JSON.stringify leaves it out of what is sent (helper-130: an optional
-    // property set to undefined in a tool's structuredContent was refused, and a required one passed, then was missing).
+    // A property whose value is undefined is none: JSON.stringify leaves it out of what is sent (an optional property set
+    // to undefined in a tool's structuredContent was refused, and a required one passed, then was missing).
     const keys = Object.keys(v).filter((key) => v[key] !== undefined);
     const count = keys.length;
     if (typeof minProperties === "number" && count < minProperties) problems.push(at + "must have at least " + counted(minProperties, "property", "properties"));
