@@ -120,8 +120,13 @@ describe("constraint tags and what a name holds (helper-130)", () => {
     expect(isA({ a: 7, b: "xa", c: ["p", "q"], d: 1 })).toBe(true);
     expect(isA({ a: 5, b: "xa", c: ["p", "q"], d: 1 })).toBe(false);
     expect(await diagnostics(text.replace("@minimum 5", "@minimum 8").replace("@maxItems 2", "@maxItems 1"))).toEqual([
-      "s.ts:4:7 - error MCG220: @minimum 8 excludes the literal 7 (behind Big) the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag",
-      "s.ts:8:7 - error MCG220: @maxItems 1 excludes the tuple of 2 items the type lists beside its array: the validators would accept it unchecked; remove the tuple or the tag",
+      // With no number or array beside them, the message says none (helper-131: "beside its number").
+      "s.ts:4:7 - error MCG220: @minimum 8 excludes the literal 7 (behind Big) the type lists: the validators would accept it unchecked; remove the literal or the tag",
+      "s.ts:8:7 - error MCG220: @maxItems 1 excludes the tuple of 2 items the type lists: the validators would accept it unchecked; remove the tuple or the tag",
+    ]);
+    // A literal is quoted as written: -0, not JSON's 0 (helper-131).
+    expect(await diagnostics("export interface A {\n  /** @minimum 5 */\n  z: -0 | number;\n}\n")).toEqual([
+      "s.ts:2:7 - error MCG220: @minimum 5 excludes the literal -0 the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag",
     ]);
   });
 });

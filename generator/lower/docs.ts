@@ -306,7 +306,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       if (value !== "number" && value !== "integer") return `@TJS-type ${value} is not supported (only number and integer)`;
       {
         const fraction = value === "integer" ? literalOutside(type, "number", (v) => Number.isInteger(v), aliasHolds) : undefined;
-        if (fraction !== undefined) return `@TJS-type integer excludes the literal ${fraction} the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag`;
+        if (fraction !== undefined) return `@TJS-type integer excludes the literal ${fraction} the type lists${besideIts(type, "number")}: the validators would accept it unchecked; remove the literal or the tag`;
       }
       return orLiterals(onKeyword(type, "number", `@TJS-type ${value}`, (t) => ({ ...t, numberType: value })), type, "number", aliasHolds);
     case "format":
@@ -316,7 +316,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       {
         // A format is checked where the validators run, not here: any literal beside the string would pass it unchecked.
         const literal = literalOutside(type, "string", () => false, aliasHolds);
-        if (literal !== undefined) return `@format ${value} cannot check the literal ${literal} the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag`;
+        if (literal !== undefined) return `@format ${value} cannot check the literal ${literal} the type lists${besideIts(type, "string")}: the validators would accept it unchecked; remove the literal or the tag`;
       }
       return onKeyword(type, "string", `@format ${value}`, (t) => ({ ...t, constraints: { ...t.constraints, format: value } }));
     case "TJS-pattern": {
@@ -329,7 +329,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       // The validators run the schema's pattern on untrusted strings: one that backtracks is a way to stall them.
       if (risk !== undefined) warn("MCG262", `@TJS-pattern ${tag.text} ${risk}`);
       const excluded = literalOutside(type, "string", (v) => new RegExp(tag.text, "u").test(String(v)), aliasHolds);
-      if (excluded !== undefined) return `@TJS-pattern ${tag.text} does not match the literal ${excluded} the type lists beside its string: the validators would accept it unchecked; remove the literal or the tag`;
+      if (excluded !== undefined) return `@TJS-pattern ${tag.text} does not match the literal ${excluded} the type lists${besideIts(type, "string")}: the validators would accept it unchecked; remove the literal or the tag`;
       return orLiterals(onKeyword(type, "string", "@TJS-pattern", (t) => ({ ...t, constraints: { ...t.constraints, pattern: tag.text } })), type, "string", aliasHolds);
     }
     case "minimum":
@@ -341,7 +341,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
       if (rounded !== undefined) warn("MCG254", `@${tag.name}: ${roundedNumberWarning(value, rounded)}`);
       const key: keyof Constraints = tag.name;
       const excluded = literalOutside(type, "number", (v) => (key === "minimum" ? Number(v) >= bound : Number(v) <= bound), aliasHolds);
-      if (excluded !== undefined) return `@${tag.name} ${value} excludes the literal ${excluded} the type lists beside its number: the validators would accept it unchecked; remove the literal or the tag`;
+      if (excluded !== undefined) return `@${tag.name} ${value} excludes the literal ${excluded} the type lists${besideIts(type, "number")}: the validators would accept it unchecked; remove the literal or the tag`;
       return orLiterals(onKeyword(type, "number", `@${tag.name}`, (t) => ({ ...t, constraints: { ...t.constraints, [key]: bound } })), type, "number", aliasHolds);
     }
     case "maxItems": {
@@ -351,7 +351,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
         // A tuple beside the array: the bound reaches the array only (helper-128: `string[] | [string, string]` under @maxItems 1).
         const tuple = unionMembers(type).find((m): m is Extract<TypeExpr, { kind: "tuple" }> => m.kind === "tuple" && m.elements.length > bound);
         if (tuple !== undefined) {
-          return `@maxItems ${value} excludes the tuple of ${tuple.elements.length} items the type lists beside its array: the validators would accept it unchecked; remove the tuple or the tag`;
+          return `@maxItems ${value} excludes the tuple of ${tuple.elements.length} items the type lists${besideIts(type, "array")}: the validators would accept it unchecked; remove the tuple or the tag`;
         }
       }
       const applied = onArray(type, (t) => ({ ...t, constraints: { ...t.constraints, maxItems: bound } }));
@@ -375,10 +375,10 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
  */
 function literalOutside(type: TypeExpr, kind: "number" | "string", fits: (value: string | number) => boolean, aliasHolds: (name: string) => TaggedReach): string | undefined {
   for (const member of unionMembers(type)) {
-    if (member.kind === "literal" && typeof member.value === kind && !fits(member.value as string | number)) return JSON.stringify(member.value);
+    if (member.kind === "literal" && typeof member.value === kind && !fits(member.value as string | number)) return literalText(member.value as string | number);
     if (member.kind !== "ref") continue;
     const behind = aliasHolds(member.name).literals.find((value) => typeof value === kind && !fits(value));
-    if (behind !== undefined) return `${JSON.stringify(behind)} (behind ${member.name})`;
+    if (behind !== undefined) return `${literalText(behind)} (behind ${member.name})`;
   }
   return undefined;
 }
@@ -395,6 +395,17 @@ function orLiterals(applied: TypeExpr | string, type: TypeExpr, kind: "number" |
     (m) => (m.kind === "literal" && typeof m.value === kind) || (m.kind === "ref" && aliasHolds(m.name).literals.some((v) => typeof v === kind)),
   );
   return listsLiterals ? type : applied;
+}
+
+/** A literal as the schema writes it: as JSON writes it, but `-0` (JSON writes `0`). */
+function literalText(value: string | number): string {
+  return Object.is(value, -0) ? "-0" : JSON.stringify(value);
+}
+
+/** ` beside its number` (string, array) when `type` lists that keyword, to which the tag reaches; else nothing (literals or tuples alone). */
+function besideIts(type: TypeExpr, keyword: "number" | "string" | "array"): string {
+  const listed = unionMembers(type).some((m) => (keyword === "array" ? m.kind === "array" : m.kind === "keyword" && m.name === keyword));
+  return listed ? ` beside its ${keyword}` : "";
 }
 
 /**

@@ -123,6 +123,8 @@ class Lowerer {
    * output spells its keys out and never names it (no MCG253).
    */
   private readonly aliasKeys = new Map<string, readonly string[]>();
+  /** What each alias or enum a constraint tag's type names reaches ({@link aliasHolds}), by name. */
+  private readonly reach = new Map<string, TaggedReach>();
   /** Type aliases whose type {@link shapeOf} is lowering, to resolve a utility type of them (a cycle when met again). */
   private readonly aliasesInShape = new Set<string>();
   /**
@@ -903,6 +905,18 @@ class Lowerer {
    * enum the literals of its members. Nothing for an interface or a name the schema does not declare.
    */
   private aliasHolds(name: string, reading = new Set<string>()): TaggedReach {
+    // Each name is read once per run (a tag per property naming it would read it again); a read inside another is not
+    // kept, as a cycle may have cut it short.
+    const top = reading.size === 0;
+    const known = top ? this.reach.get(name) : undefined;
+    if (known !== undefined) return known;
+    const read = this.readReach(name, reading);
+    if (top) this.reach.set(name, read);
+    return read;
+  }
+
+  /** {@link aliasHolds}, read. */
+  private readReach(name: string, reading: Set<string>): TaggedReach {
     const kinds = new Set<TaggedKind>();
     const literals: (string | number)[] = [];
     const found: TaggedReach = { kinds, literals };
