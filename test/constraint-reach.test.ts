@@ -4,14 +4,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
-import { generateInto } from "./support/corpus.js";
-
-async function diagnostics(text: string): Promise<string[]> {
-  const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
-  if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
-  return failure.diagnostics.map((d) => formatDiagnostic(d));
-}
+import { generateInto, refusal as diagnostics } from "./support/corpus.js";
 
 
 describe("constraint tags and what a name holds (helper-130)", () => {

@@ -5,13 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, generate, GeneratorError, TARGETS } from "../generator/index.js";
-import { generateInto, typecheck, writeGenerated } from "./support/corpus.js";
-
-async function diagnostics(text: string): Promise<string[]> {
-  const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
-  if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
-  return failure.diagnostics.map((d) => formatDiagnostic(d));
-}
+import { generateInto, refusal as diagnostics, typecheck, writeGenerated } from "./support/corpus.js";
 
 describe("refused schemas", () => {
   it("a target too large to build (its text longer than a string can hold, or the stack overflowing) stops with MCG310 (helper-78)", async () => {

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { generate, type GenerateOptions, type GeneratedFile } from "../../generator/index.js";
+import { formatDiagnostic, generate, GeneratorError, type GenerateOptions, type GeneratedFile } from "../../generator/index.js";
 import { defaultCacheDir, readLock } from "../../generator/spec/index.js";
 
 /** The repository root. */
@@ -78,6 +78,13 @@ export function writeGenerated(name: string, files: readonly GeneratedFile[]): s
     writeFileSync(join(dir, file.path), file.contents);
   }
   return dir;
+}
+
+/** The diagnostics, formatted as the CLI prints them, of a schema `text` (file `s.ts`) the generator must refuse; throws when it generates. */
+export async function refusal(text: string): Promise<string[]> {
+  const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+  if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+  return failure.diagnostics.map((d) => formatDiagnostic(d));
 }
 
 /** Generates into a fresh scratch folder and returns the folder. */
