@@ -1166,16 +1166,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
           giveUp("another input failed");
           return { error: errorOf(id, -32602, "Invalid " + inputMethod + " result from the client: " + describeIssues(checked.issues)) };
         }
-        // Handlers read the handler revision's types. Its input results (2026-07-28 `InputResponse`: ElicitResult,
-        // CreateMessageResult, ListRootsResult) carry no `resultType`, as a modern client's inputResponses do not: one is
-        // added only for a revision whose result type for the method requires it.
-        const result = outcome.result;
-        const needsResultType =
-          revision.absentResultType !== undefined &&
-          own(result, "resultType") === undefined &&
-          !revision.parseResult(inputMethod as never, result).ok &&
-          revision.parseResult(inputMethod as never, { ...result, resultType: revision.absentResultType }).ok;
-        responses[key] = needsResultType ? { ...result, resultType: revision.absentResultType } : result;
+        // As a modern client's inputResponses carry them: the handler revision's input results (2026-07-28 `InputResponse`:
+        // ElicitResult, CreateMessageResult, ListRootsResult) have no `resultType`, and none is added.
+        responses[key] = outcome.result;
       }
       return { responses };
     } finally {
