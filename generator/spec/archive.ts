@@ -209,9 +209,10 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
     parser.on("end", () => resolve());
     // Not gzip: the parser reads it as it is (a plain tar, or what it refuses), in one write, so what follows the end is
     // kept once, bounded by the download's size.
-    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) {
+    const kind = streamKind(bytes);
+    if (kind !== "gzip") {
       // The parser would decompress a zstd stream itself, unbounded (a TypeError where the platform lacks zstd).
-      if (streamKind(bytes) === "zstd") return reject(refuse(url, "it is a zstd stream, not a tar.gz"));
+      if (kind === "zstd") return reject(refuse(url, "it is a zstd stream, not a tar.gz"));
       parser.end(bytes);
       return;
     }
