@@ -304,8 +304,11 @@ export interface DispatchErrorInfo {
    * `AbortError` (`signal.throwIfAborted()`, an aborted `fetch`): that is stopping as asked.
    * `invalid-outgoing`: a notification or request for a legacy client failed the schema of the
    * revision it speaks (or that revision has no such server→client message): it was not sent.
+   * `unadvertised-handler`: reported once, when the dispatcher is made, for each handler (and for
+   * `options.tools`, as `tools/list`) whose server capability `options.capabilities` leaves out: its
+   * method is answered `-32601` (no `id`).
    */
-  readonly reason: "handler-threw" | "invalid-result" | "notification-handler-threw" | "invalid-outgoing";
+  readonly reason: "handler-threw" | "invalid-result" | "notification-handler-threw" | "invalid-outgoing" | "unadvertised-handler";
 }
 
 /** The options of a dispatcher (the generated `ServerDispatcherOptions` types each of them). */
@@ -781,6 +784,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     ((error: unknown, info: DispatchErrorInfo) => {
       PLATFORM.console?.error("mcp dispatcher: " + info.reason + " in " + info.method, error);
     });
+  if (options.capabilities !== undefined) unadvertisedHandlers();
+  /** The reports of tools left out of a legacy `tools/list` already made (at most {@link MAX_TOLD_LEFT_OUT}). */
+  const toldLeftOut = new Set<string>();
   const defaultChannel = {};
   const channels = new WeakMap<object, Map<string, AbortControllerLike>>();
   /** The controllers of `initialize` requests in flight, which `notifications/cancelled` does not abort ("A client MUST NOT attempt to cancel its `initialize` request", 2025-11-25 `CancelledNotification`). */
@@ -840,6 +846,28 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
     if (served.some((r) => r.tools) && options.tools !== undefined) addCapability(derived, ["tools"]);
     return derived;
+  }
+
+  /**
+   * Tells `onError` of each handler `options.capabilities` makes unreachable, once: a method whose
+   * server capability is not advertised is `-32601` at every request, which a test of the handler
+   * alone does not show.
+   */
+  function unadvertisedHandlers(): void {
+    const gated: [method: string, path: readonly string[], consequence: string][] = [];
+    for (const method of Object.keys(handlers)) {
+      const gate = handlers[method] === undefined ? undefined : revision.methodInfo(method)?.capability;
+      if (gate?.side === "server") gated.push([method, gate.path, "the " + method + " handler is never called"]);
+    }
+    if (served.some((r) => r.tools) && options.tools !== undefined) gated.push(["tools/list", ["tools"], "the tools of options.tools are never listed or called"]);
+    for (const [method, path, consequence] of gated) {
+      if (hasCapability(capabilities, path)) continue;
+      const problem = new TypeError(
+        "options.capabilities leaves out " + path.join(".") + ", so " + consequence + " (" + method +
+          " is answered -32601): add " + path.join(".") + " to options.capabilities, or leave options.capabilities out to derive the capabilities from the handlers",
+      );
+      report(problem, { method, reason: "unadvertised-handler" });
+    }
   }
 
   function report(error: unknown, info: DispatchErrorInfo): void {
@@ -1342,10 +1370,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
           parsed = serving.revision.parseResult(method as never, result);
           unfit = parsed.ok ? undefined : unfitTools(parsed.issues, result["tools"]);
         }
-        report(
-          new TypeError("tools/list to a " + serving.revision.protocolVersion + " client leaves out " + String(left) + " tool" + (left === 1 ? "" : "s") + " it cannot take: " + describeIssues(first)),
-          { method, id, reason: "invalid-result" },
-        );
+        const leftOut = "tools/list to a " + serving.revision.protocolVersion + " client leaves out " + String(left) + " tool" + (left === 1 ? "" : "s") + " it cannot take: " + describeIssues(first);
+        // Said once: the same tools are left out of every legacy client's list, and a log of each says nothing new.
+        if (!toldLeftOut.has(leftOut)) {
+          if (toldLeftOut.size < MAX_TOLD_LEFT_OUT) toldLeftOut.add(leftOut);
+          report(new TypeError(leftOut), { method, id, reason: "invalid-result" });
+        }
       }
       if (!parsed.ok) {
         report(new TypeError("the " + method + " handler returned a malformed result: " + describeIssues(parsed.issues)), { method, id, reason: "invalid-result" });
@@ -2204,6 +2234,9 @@ function structuredContentProblem(outputSchema: unknown, result: unknown, comple
   // The problems' JSON Pointers are within structuredContent.
   return problem === undefined ? undefined : "its structuredContent: " + problem;
 }
+
+/** How many distinct reports of tools left out of a legacy `tools/list` a dispatcher remembers having made; past them, each is made again. */
+const MAX_TOLD_LEFT_OUT = 64;
 
 /**
  * The indexes of the tools `issues` are about (`/tools/N…`), when every issue is about one; else

@@ -430,6 +430,30 @@ describe("handle(): raw messages and their exact answers", () => {
     expect(tokens).toEqual(["t", 7, undefined]);
   });
 
+  it("options.capabilities leaving out a handler's capability: onError hears of it once, when the dispatcher is made, and the method is -32601", async () => {
+    const reports: [string, Json][] = [];
+    const onError = (error: Error, info: Json) => reports.push([error.message, info]);
+    const d = makeDispatcher({ capabilities: { completions: {} }, onError });
+    expect(reports).toEqual([
+      [
+        "options.capabilities leaves out resources, so the resources/list handler is never called (resources/list is answered -32601): add resources to options.capabilities, or leave options.capabilities out to derive the capabilities from the handlers",
+        { method: "resources/list", reason: "unadvertised-handler" },
+      ],
+      [expect.stringContaining("the resources/templates/list handler is never called"), { method: "resources/templates/list", reason: "unadvertised-handler" }],
+      [expect.stringContaining("the resources/read handler is never called"), { method: "resources/read", reason: "unadvertised-handler" }],
+      [
+        "options.capabilities leaves out tools, so the tools of options.tools are never listed or called (tools/list is answered -32601): add tools to options.capabilities, or leave options.capabilities out to derive the capabilities from the handlers",
+        { method: "tools/list", reason: "unadvertised-handler" },
+      ],
+    ]);
+    expect((await d.handle(request(1, "resources/read", { uri: "test://missing" })))?.error?.code).toBe(-32601);
+    expect(reports).toHaveLength(4);
+    // Listed, or derived: nothing to say.
+    makeDispatcher({ capabilities: { completions: {}, resources: {}, tools: {} }, onError });
+    makeDispatcher({ onError });
+    expect(reports).toHaveLength(4);
+  });
+
   it("subscriptions/listen: acknowledges what the server can honour, delivers published notifications, ends with a result", async () => {
     const d = makeDispatcher({ capabilities: { tools: { listChanged: true }, resources: {} } });
     const sent: Json[] = [];

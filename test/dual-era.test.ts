@@ -44,7 +44,7 @@ const MODERN_VERSION = "2026-07-28";
 const LEGACY_VERSION = "2025-11-25";
 const META = { "io.modelcontextprotocol/protocolVersion": MODERN_VERSION, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
 const SERVER_INFO = { name: "dual", version: "1.0.0" };
-const CAPABILITIES = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} };
+const CAPABILITIES = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {}, prompts: {} };
 const ECHO = { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };
 const ASK = { name: "ask", inputSchema: { type: "object", properties: {} } };
 const NAME_REQUEST = {
@@ -332,6 +332,12 @@ describe("tools a legacy client cannot take", () => {
     const listed = await client.send(legacy(1, "tools/list"));
     expect(listed?.result).toEqual({ tools: [{ name: "good", inputSchema: { type: "object", properties: { a: {} } } }] });
     expect(legacyErrors("ListToolsResult", listed?.result)).toEqual([]);
+    expect(logged.length).toBe(1);
+    // The same tools left out again, of this client's list and of another's: said once.
+    expect((await client.send(legacy(3, "tools/list")))?.result).toEqual(listed?.result);
+    const other = legacyClient(d);
+    await other.open();
+    expect((await other.send(legacy(1, "tools/list")))?.result).toEqual(listed?.result);
     expect(logged.length).toBe(1);
     logged.length = 0;
     const modern = await d.handle({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } });
@@ -899,6 +905,9 @@ describe("a handler's notifications: what reaches the client", () => {
     expect(reasons()).toEqual([...Array(3).fill("the request gave no progressToken"), '/params/progress: expected number, got "2"', "the request gave no progressToken"]);
     // Without the logging capability advertised, a log message is the server's fault.
     const quiet = dual({ handlers: talker, capabilities: { prompts: {} } });
+    // Said once, when the dispatcher is made: the tools it was given are out of reach.
+    expect(logged.map((l) => l.info)).toEqual([{ method: "tools/list", reason: "unadvertised-handler" }]);
+    logged = [];
     expect(await sentBy(quiet, withMeta({ "io.modelcontextprotocol/logLevel": "debug", progressToken: 7 }))).toEqual([]);
     expect(reasons().slice(0, 2)).toEqual(Array(2).fill("the server does not advertise logging (options.capabilities, which replaces the capabilities derived from the handlers: list them all)"));
     expect(reasons().slice(2, 4)).toEqual(['its progressToken is not the request\'s (7)', 'its progressToken is not the request\'s (7)']);
