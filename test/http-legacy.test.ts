@@ -735,6 +735,41 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     controller.abort();
   });
 
+  it("a request still running when its session is DELETEd, that then asks for input, is answered -32603 at once: no elicitation/create goes to a client whose answer would be 404 (helper-134)", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let running: () => void = () => {};
+    const started = new Promise<void>((resolve) => (running = resolve));
+    const dispatcher = dualEra({
+      serverInfo: { name: "dual-era", version: "1.0.0" },
+      tools: [
+        {
+          definition: { name: "later", inputSchema: { type: "object", properties: {} } },
+          call: async (_args: unknown, context: { readonly inputResponses?: unknown }) => {
+            if (context.inputResponses !== undefined) return text("answered");
+            running();
+            await released;
+            return {
+              resultType: "input_required",
+              inputRequests: { name: { method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: {} } } } },
+            };
+          },
+        },
+      ] as NonNullable<DispatcherOptions["tools"]>,
+    });
+    const { url } = await serve(dispatcher);
+    const sessionId = await open(url);
+    const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY };
+    expect((await post(url, initialized, headers)).status).toBe(202);
+    const call = post(url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "later", arguments: {} } }, headers);
+    await within(started, 2000, "the tool running");
+    expect((await fetch(url, { method: "DELETE", headers })).status).toBe(200);
+    release();
+    const answer = await within(call, 2000, "the call's answer");
+    const body = answer.headers.get("content-type") === "text/event-stream" ? await sseMessages(answer).next() : ((await answer.json()) as Json);
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: expect.stringContaining("the session closed") } });
+  });
+
   it("answers a notification whose params fail the schema 400 with a -32602 error without id, in a session and from a modern client; a valid one, or one of an unknown method, 202; a legacy session's without a session 400", async () => {
     const dispatcher = greeter();
     const { url } = await serve(dispatcher);

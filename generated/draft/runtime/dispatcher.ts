@@ -460,7 +460,8 @@ export interface CoreDispatcher {
    * for each, on the stream of the request that asked for it while that is open, else through the
    * session's push), and the requests that asked for them are answered `-32603` "Internal error:
    * no answer to <method> (id N): <why>" (`why` defaults to "the session closed"; a transport
-   * shutting down says "Server shutting down").
+   * shutting down says "Server shutting down"), as is a request of the channel still running that
+   * asks for input later (until an `initialize` opens a new session on the channel).
    */
   closeChannel(channel: object, why?: string): void;
 }
@@ -836,6 +837,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   /** The session messages on a channel are served by: the one an `initialize` in flight is opening, else the open one. */
   const liveSession = (channel: object): LegacySession | undefined => openingSessions.get(channel) ?? sessions.get(channel);
   const pendingInputs = new WeakMap<object, Map<string, PendingInput>>();
+  /**
+   * Channels closed ({@link closeChannel}) and why: a request of such a session still running that asks for input
+   * later is answered at once, as one asking when the channel closed is (its client could answer nothing: over HTTP
+   * its answer would be 404). A new session on the channel (an `initialize`) takes it off.
+   */
+  const closedChannels = new WeakMap<object, string>();
   let outgoingIds = 0;
   /** The random part of the elicitation ids the core makes ({@link withElicitationId}), made at the first. */
   let elicitationPrefix: string | undefined;
@@ -1173,7 +1180,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         pending.set(pendingKey, input);
         settlers.set(pendingKey, { id: outgoingId, entry: input });
         asked.push({ key, method: inputMethod, id: outgoingId, answer });
+        const closed = closedChannels.get(serving.channel);
         if (serving.signal.aborted) input.settle({ gone: "the request was cancelled" });
+        else if (closed !== undefined) input.settle({ gone: closed });
         else if (!serving.deliver(message)) input.settle({ gone: "nothing carries requests to the client" });
       }
       for (const { key, method: inputMethod, id: outgoingId, answer } of asked) {
@@ -1685,6 +1694,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * goes on (a client may write them before the `initialize` is answered).
    */
   function closeChannel(channel: object, why: string = "the session closed", keep?: LegacySession): void {
+    if (keep === undefined) closedChannels.set(channel, why);
     for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
       if (session !== undefined && session !== keep) endSession(session, why);
     }
@@ -1761,6 +1771,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let pendingSession: LegacySession | undefined;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context, clientBytes);
+      closedChannels.delete(channel);
       openings.add(controller);
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
       const replaced = openingSessions.get(channel);
