@@ -744,6 +744,28 @@ describe("diff through extends (helper-57)", () => {
     expect(json.types.changed).toEqual([{ name: "V", changes: [{ change: "kind", from: "interface", to: "alias" }, { change: "property-removed", property: "c" }] }]);
   });
 
+  it("an interface made an alias of a union or a primitive, or back: the types are written out under the kind change (helper-133)", async () => {
+    const dir = scratchDir("diff-kind-union");
+    const head = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Single {\n  type: "string";\n  enum: string[];\n}\nexport interface Multi {\n  type: "array";\n}\n';
+    const write = (name: string, declaration: string) => {
+      writeFileSync(join(dir, name), head + declaration + "\n");
+      return join(dir, name);
+    };
+    const iface = write("iface.ts", 'export interface EnumSchema {\n  type: "string";\n  enum: string[];\n  title?: string;\n}');
+    const union = write("union.ts", "export type EnumSchema = Single | Multi;");
+    const text = write("text.ts", "export type EnumSchema = string;");
+    // Upstream's EnumSchema (2025-06-18 → 2025-11-25) and JSONRPCResponse became unions: the kind alone was said.
+    expect((await cli("diff", iface, union)).stdout).toBe(
+      'types: 1 changed\n  ~ EnumSchema\n      kind: interface → alias\n      type: { enum: string[]; title?: string; type: "string"; } → Single | Multi\n',
+    );
+    expect((await cli("diff", text, iface)).stdout).toBe('types: 1 changed\n  ~ EnumSchema\n      kind: alias → interface\n      type: string → { enum: string[]; title?: string; type: "string"; }\n');
+    expect(JSON.parse((await cli("diff", iface, text, "--json")).stdout).types.changed).toEqual([
+      { name: "EnumSchema", changes: [{ change: "kind", from: "interface", to: "alias" }, { change: "alias-type", from: '{ enum: string[]; title?: string; type: "string"; }', to: "string" }] },
+    ]);
+    const corpus = (await cli("diff", "--spec", SPEC_DIR, "2025-06-18", "2025-11-25")).stdout;
+    expect(corpus).toContain("  ~ JSONRPCResponse\n      kind: interface → alias\n      type: { id: RequestId; jsonrpc: typeof JSONRPC_VERSION; result: Result; } → JSONRPCResultResponse | JSONRPCErrorResponse\n");
+  });
+
   it("an inline object type that changed: each member's change, named by its path, not the whole type written twice", async () => {
     const dir = scratchDir("diff-inline-members");
     const write = (name: string, members: string) => {

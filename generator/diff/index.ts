@@ -429,6 +429,17 @@ function objectMembers(type: TypeSnapshot): Readonly<Record<string, PropertySnap
   return Object.fromEntries([...properties, ...index]);
 }
 
+/** Members ({@link objectMembers}) as one inline object type's text, in code-unit order: `{ a: string; b?: number; [key: string]: unknown; }`. */
+function membersText(members: Readonly<Record<string, PropertySnapshot>>, named: NamedMembers): string {
+  const entries = Object.keys(members)
+    .sort(byCodeUnits)
+    .map((key) => {
+      const p = own(members, key);
+      return key === INDEX_SIGNATURE ? `${key}: ${shownType(p, named)};` : `${key}${p.optional ? "?" : ""}: ${shownType(p, named)};`;
+    });
+  return entries.length === 0 ? "{}" : `{ ${entries.join(" ")} }`;
+}
+
 function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {
   if (from.kind !== to.kind) {
     // An alias of an inline object type and an interface (`type V = Omit<Z, "a">` lowered, `interface V extends Omit<Z, "a"> {}`):
@@ -439,7 +450,15 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
     const members = (t: TypeSnapshot, side: (text: string) => Readonly<Record<string, PropertySnapshot>> | undefined) =>
       objectMembers(t) ?? (t.kind === "alias" && t.type !== undefined && (t.checked === undefined || t.checked === t.type) ? side(t.type) : undefined);
     const [a, b] = [members(from, named.from), members(to, named.to)];
-    if (!named.complete || a === undefined || b === undefined) return [kind];
+    if (!named.complete) return [kind];
+    if (a === undefined || b === undefined) {
+      // An alias of a type that is no object (a union, `string`): the kind alone said nothing of the values (helper-133:
+      // 2025-11-25's JSONRPCResponse and EnumSchema became unions). Both types written out, the interface as its members.
+      const text = (t: TypeSnapshot, m: Readonly<Record<string, PropertySnapshot>> | undefined) =>
+        t.kind === "alias" ? shownType({ type: t.type ?? "", checked: t.checked }, named) : m === undefined ? undefined : membersText(m, named);
+      const [ta, tb] = [text(from, a), text(to, b)];
+      return ta === undefined || tb === undefined ? [kind] : [kind, { change: "alias-type", from: ta, to: tb }];
+    }
     const changed = memberChanges(a, b, INDEX_SIGNATURE, named);
     return changed.length === 0 ? [] : [kind, ...changed];
   }
