@@ -413,7 +413,10 @@ const EXPECTED_TEXT = [
 describe("diff on a fixture pair", () => {
   it("--json gives every known change, in the documented shape, and exits 1", async () => {
     const result = await cli("diff", BEFORE, AFTER, "--json");
-    expect(result.stderr).toBe("");
+    // after.ts names a version the prose rules do not know (helper-133: diff did not say so, as generate does).
+    expect(result.stderr).toBe(
+      `${AFTER}:13:14 - warning MCG260: no rules for protocol version 2026-09-01; using those of 2026-07-28: the error codes, _meta keys and results those rules name are compared as that revision's\n`,
+    );
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual(EXPECTED_JSON);
   });
@@ -764,6 +767,22 @@ describe("diff through extends (helper-57)", () => {
     ]);
     const corpus = (await cli("diff", "--spec", SPEC_DIR, "2025-06-18", "2025-11-25")).stdout;
     expect(corpus).toContain("  ~ JSONRPCResponse\n      kind: interface → alias\n      type: { id: RequestId; jsonrpc: typeof JSONRPC_VERSION; result: Result; } → JSONRPCResultResponse | JSONRPCErrorResponse\n");
+  });
+
+  it("a side whose protocol version has no prose rules says which revision's rules it is read with, as generate does (MCG260, helper-133)", async () => {
+    const dir = scratchDir("diff-rules-note");
+    const write = (name: string, version: string) => {
+      writeFileSync(join(dir, name), `export const LATEST_PROTOCOL_VERSION = "${version}";\nexport interface A {\n  a: string;\n}\n`);
+      return join(dir, name);
+    };
+    const known = write("known.ts", "2025-11-25");
+    const unknown = write("unknown.ts", "2025-12-01");
+    const result = await cli("diff", known, unknown);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `${unknown}:1:14 - warning MCG260: no rules for protocol version 2025-12-01; using those of 2025-11-25: the error codes, _meta keys and results those rules name are compared as that revision's\n`,
+    );
+    expect((await cli("diff", known, known)).stderr).toBe("");
   });
 
   it("an inline object type that changed: each member's change, named by its path, not the whole type written twice", async () => {

@@ -27,7 +27,22 @@ export function schemaSnapshot(input: SchemaInput): { snapshot: ProtocolSnapshot
   const ir = lowerSchema(loadSchema(input), { numberType: "integer" });
   const model = analyze(ir);
   const facts = protocolFacts(model, "auto");
-  return { snapshot: protocolSnapshot(model, facts), warnings: [...ir.warnings, ...facts.warnings] };
+  return { snapshot: protocolSnapshot(model, facts), warnings: [...ir.warnings, ...rulesWarning(model, facts), ...facts.warnings] };
+}
+
+/**
+ * `MCG260`, as `generate` gives it, when no row of the prose rules is the schema's own: the error codes, `_meta` keys and
+ * results those rules add are another revision's (helper-133: diff said nothing, and a schema whose version alone changed
+ * lost `RESOURCE_NOT_FOUND` and the task results). Located at `LATEST_PROTOCOL_VERSION`: two sides are read.
+ * diff has no `--protocol-rules`, so the note does not offer it.
+ */
+function rulesWarning(model: ReturnType<typeof analyze>, facts: ReturnType<typeof protocolFacts>): Diagnostic[] {
+  // A schema with no LATEST_PROTOCOL_VERSION (one of your own) is read with the newest rules, as is the other side when
+  // it has none either: said only for a version the rules do not know, whose rules differ from what a reader expects.
+  const latest = model.declarations.get("LATEST_PROTOCOL_VERSION");
+  if (facts.rulesNote === undefined || latest === undefined) return [];
+  const message = `${facts.rulesNote.replace(/ \(choose with --protocol-rules\)$/, "")}: the error codes, _meta keys and results those rules name are compared as that revision's`;
+  return [{ code: "MCG260", message, span: latest.span }];
 }
 
 /** One section of the diff. */
