@@ -1330,7 +1330,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const result: JsonObject = { ...value };
     if (serving.adapt) {
       for (const member of dropped(serving.revision, method)) delete result[member];
-      narrowTools(method, result);
+      narrowTools(method, result, !dropped(serving.revision, "tools/call").includes("structuredContent"));
     } else {
       if (revision.absentResultType !== undefined && result["resultType"] === undefined) result["resultType"] = revision.absentResultType;
       const inputRequired = isInputRequiredOf(result, revision.inputRequiredResultType);
@@ -2181,9 +2181,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
  * content, which it no longer gets); and a schema's `properties` may hold the boolean schemas `true`
  * and `false`, where 2025-11-25 has objects: they become `{}` and `{ "not": {} }`, which mean the
  * same (JSON Schema 2020-12 § 4.3.2). Before, any of these failed the legacy schema: the call, or the
- * whole tool list, was answered -32603, and a legacy client had no tools.
+ * whole tool list, was answered -32603, and a legacy client had no tools. For a revision whose
+ * `tools/call` results have no `structuredContent` (`structured` false: 2025-03-26 and earlier, where
+ * `resultDrop` removes it), every `outputSchema` is left out, since no call can bring what it
+ * promises (a client that reads it, such as the TypeScript SDK v1 one, refused every such call).
  */
-function narrowTools(method: string, result: JsonObject): void {
+function narrowTools(method: string, result: JsonObject, structured: boolean): void {
   if (method === "tools/call") {
     if (hasOwn.call(result, "structuredContent") && !isPlainObject(result["structuredContent"])) delete result["structuredContent"];
     return;
@@ -2204,7 +2207,7 @@ function narrowTools(method: string, result: JsonObject): void {
     const copy: JsonObject = { ...tool };
     if (hasOwn.call(copy, "inputSchema")) copy["inputSchema"] = properties(copy["inputSchema"]);
     if (hasOwn.call(copy, "outputSchema")) {
-      if (isPlainObject(copy["outputSchema"]) && own(copy["outputSchema"], "type") === "object") copy["outputSchema"] = properties(copy["outputSchema"]);
+      if (structured && isPlainObject(copy["outputSchema"]) && own(copy["outputSchema"], "type") === "object") copy["outputSchema"] = properties(copy["outputSchema"]);
       else delete copy["outputSchema"];
     }
     return copy;
