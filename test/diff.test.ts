@@ -638,6 +638,39 @@ describe("diff of a params union, alternative by alternative", () => {
     expect(lines.slice(0, 3)).toEqual(["methods: 1 changed", "  ~ ask: params {…}? → ({ a: string; } & { b: string; })?", "      + b: string"]);
   });
 
+  it("params whose type keeps its name while a base's members change: the method lists them, as where the name changed (helper-133: 2026-07-28's required _meta showed at the */list methods, not at tools/call)", async () => {
+    const dir = scratchDir("diff-params-base");
+    const head = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Request { method: string; params?: object }\n';
+    const call = 'export interface CallParams extends BaseParams { name: string }\nexport interface CallRequest extends Request { method: "call"; params: CallParams }\nexport type ClientRequest = CallRequest;\n';
+    const [before, after, same] = [join(dir, "before.ts"), join(dir, "after.ts"), join(dir, "same.ts")];
+    writeFileSync(before, head + "export interface BaseParams { trace?: string }\n" + call);
+    writeFileSync(after, head + "export interface BaseParams { trace: string; span?: number }\n" + call);
+    const lines = (await cli("diff", before, after)).stdout.split("\n");
+    expect(lines.slice(0, 4)).toEqual(["methods: 1 changed", "  ~ call: params CallParams, its members", "      + span?: number", "      ~ trace: optional → required"]);
+    // Under types, the base alone: its change is not repeated at CallParams.
+    expect(lines.slice(lines.indexOf("types: 1 changed"))).toEqual(["types: 1 changed", "  ~ BaseParams", "      + span?: number", "      ~ trace: optional → required", ""]);
+    // The members in another order, a doc comment: no change.
+    writeFileSync(same, head + "/** The base. */\nexport interface BaseParams {\n  trace?: string;\n}\n" + call);
+    expect(await cli("diff", before, same)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    const json = JSON.parse((await cli("diff", "--json", before, after)).stdout) as { methods: { changed: unknown[] } };
+    expect(json.methods.changed).toEqual([
+      {
+        method: "call",
+        changes: [
+          {
+            field: "params",
+            from: "CallParams",
+            to: "CallParams",
+            members: [
+              { property: "span", change: "property-added", optional: true, type: "number" },
+              { property: "trace", change: "required", from: "optional", to: "required" },
+            ],
+          },
+        ],
+      },
+    ]);
+  });
+
   it("a union against a union: alternatives added and removed by name, the others compared", async () => {
     const dir = scratchDir("diff-alternatives-both");
     const C = "export type ByFile = { path: string };\n";
@@ -986,6 +1019,17 @@ describe("diff through extends (helper-57)", () => {
     expect(lines.filter((l) => l.includes("(inherited from ResourceContents)"))).toEqual([]);
     expect(lines[lines.indexOf("  ~ ResourceContents") + 1]).toBe("      + _meta?: { [key: string]: unknown; }");
     expect(newer.stdout).toContain("      + icons?: Icon[] (inherited from Icons)");
+  });
+
+  it("on the corpus: 2026-07-28's required request _meta and inputResponses are listed at tools/call, whose params type kept its name (helper-133)", async () => {
+    const lines = (await cli("diff", "--spec", SPEC_DIR, "2025-11-25", "2026-07-28")).stdout.split("\n");
+    const at = lines.indexOf("  ~ tools/call: params CallToolRequestParams, its members");
+    expect(at).toBeGreaterThan(0);
+    const block = lines.slice(at + 1, lines.findIndex((l, i) => i > at && !l.startsWith("      ")));
+    expect(block).toContain("      ~ _meta: optional → required");
+    expect(block).toContain("      + _meta.io.modelcontextprotocol/protocolVersion: string");
+    expect(block).toContain("      + inputResponses?: InputResponses");
+    expect(lines).toContain("  ~ notifications/cancelled: params CancelledNotificationParams, its members");
   });
 });
 

@@ -632,6 +632,10 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
     if (!sameParamsType && !reordered) {
       const alternatives = alternativeChanges(a, b, named);
       changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });
+    } else if (sameParamsType && members.members !== undefined && members.members.length > 0) {
+      // The same type whose members changed through a base (2026-07-28's required _meta, from RequestParams): said at each
+      // method, as where the type's name changed; under types only the base shows it, and tools/call read as unchanged.
+      changes.push({ field: "params", from: a.params, to: b.params, ...members });
     }
     if ([...a.results].sort(byCodeUnits).join(", ") !== [...b.results].sort(byCodeUnits).join(", ")) changes.push({ field: "results", from: a.results.join(", ") || "(none)", to: b.results.join(", ") || "(none)" });
     return changes.length > 0 ? [{ method, changes }] : [];
@@ -858,7 +862,8 @@ export function formatDiff(diff: ProtocolDiff): string {
               continue;
             }
             // The members say what changed; an inline type's text would only repeat them.
-            out.push(`  ~ ${c.method}: ${f.field} ${inlineShort(f.from)} → ${inlineShort(f.to)}${f.members.length === 0 ? " (the same members)" : ""}`);
+            const shown = f.from === f.to ? `${inlineShort(f.from)}, its members` : `${inlineShort(f.from)} → ${inlineShort(f.to)}${f.members.length === 0 ? " (the same members)" : ""}`;
+            out.push(`  ~ ${c.method}: ${f.field} ${shown}`);
             for (const change of f.members) out.push(`      ${typeChangeLine(change)}`);
           }
         }
