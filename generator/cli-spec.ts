@@ -12,7 +12,7 @@ import { checkSpecFolder, EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportE
 import { versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
-import type { SchemaInput } from "./load/index.js";
+import { folderHint, type SchemaInput } from "./load/index.js";
 import { fetchSpec, isVersionName, LOCK_FILE_NAME, lockedSpecDir, lockedVersions, type FetchedSpec } from "./spec/index.js";
 import { commandName, shellQuote } from "./shell.js";
 
@@ -111,6 +111,10 @@ async function diffInput(side: string, flags: DiffFlags, onProgress: (line: stri
     throw usage(`${side} is neither a file nor a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
   }
   const location = flags.lock !== undefined ? { lockFile: flags.lock } : {};
+  // A folder here holding a schema.ts or a spec clone's schema/ is most likely what was meant: said before the lock is
+  // looked for, whose absence would be all the error said. Another folder may share a version's name by chance.
+  const hint = !isFile && existsSync(side) && statSync(side).isDirectory() ? folderHint(side) : "";
+  if (hint !== "" && !lockedVersions(location).includes(side)) throw usage(`${side} is a folder here, not a schema file (nor a version a lock file names)${hint}`);
   if (isFile) {
     // Without --spec, a bare name the lock names is its version, as with --spec; a file of any other name is read.
     if (!lockedVersions(location).includes(side)) return { path: side };

@@ -1046,6 +1046,39 @@ describe("diff's inputs (helper-57)", () => {
     expect(result.stderr.endsWith("2 errors; nothing was compared\n")).toBe(true);
   });
 
+  it("a folder given for a schema file says what inside it to give: its schema.ts, or --spec for a clone; a bare folder name is not taken for a missing lock's version (helper-133)", async () => {
+    const dir = scratchDir("diff-folder-side");
+    const schema = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Implementation { name: string }\n';
+    writeFileSync(join(dir, "a.ts"), schema);
+    mkdirSync(join(dir, "fx"), { recursive: true });
+    writeFileSync(join(dir, "fx", "schema.ts"), schema);
+    mkdirSync(join(dir, "clone", "schema"), { recursive: true });
+    mkdirSync(join(dir, "empty"), { recursive: true });
+    const was = process.cwd();
+    process.chdir(dir);
+    try {
+      const nothing = "1 error; nothing was compared\n";
+      expect(await cli("diff", "a.ts", "./fx")).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `error MCG102: schema path is a directory, not a file: ./fx; give the schema file inside it: ${join("fx", "schema.ts")}\n${nothing}`,
+      });
+      expect(await cli("diff", "a.ts", "fx")).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `error MCG001: fx is a folder here, not a schema file (nor a version a lock file names); give the schema file inside it: ${join("fx", "schema.ts")}\n${nothing}`,
+      });
+      expect((await cli("diff", "a.ts", "clone")).stderr).toBe(
+        `error MCG001: clone is a folder here, not a schema file (nor a version a lock file names); it holds schema/, as a clone of the spec repository does: name one of its versions with --spec clone\n${nothing}`,
+      );
+      // A folder with neither may share a version's name by chance: the lock is looked for, as before.
+      expect((await cli("diff", "a.ts", "empty")).stderr).toMatch(/^error MCG504: no lock file /);
+      expect(await cli("diff", "a.ts", "fx/schema.ts")).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    } finally {
+      process.chdir(was);
+    }
+  });
+
   it("with --spec, a bare version name is the version even where a file has that name (said in a warning); ./name is the file", async () => {
     const dir = scratchDir("diff-version-or-file");
     const draft = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");

@@ -83,6 +83,24 @@ export function resolveInputPath(input: SchemaInput): string | undefined {
   throw fail("MCG001", `a schema input is { path }, { specDir, version } or { text, fileName }, not ${JSON.stringify(Object.keys(input ?? {}))}${hint}`);
 }
 
+/**
+ * What a folder given as a schema file most likely meant, as advice after a `; `: the `schema.ts` it holds, or, for a
+ * clone of the spec repository (a `schema/` folder), its versions through `--spec`; else "".
+ */
+export function folderHint(path: string): string {
+  const isA = (p: string, kind: "file" | "folder") => {
+    try {
+      const s = statSync(p);
+      return kind === "file" ? s.isFile() : s.isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  if (isA(join(path, "schema.ts"), "file")) return `; give the schema file inside it: ${join(path, "schema.ts")}`;
+  if (isA(join(path, "schema"), "folder")) return `; it holds schema/, as a clone of the spec repository does: name one of its versions with --spec ${path}`;
+  return "";
+}
+
 function readInput(path: string): Buffer {
   let stat;
   try {
@@ -92,7 +110,7 @@ function readInput(path: string): Buffer {
     if (code === "ENOENT" || code === "ENOTDIR") throw fail("MCG101", `schema file not found: ${path}`);
     throw fail("MCG101", `schema file cannot be read: ${path} (${code ?? "error"})`);
   }
-  if (stat.isDirectory()) throw fail("MCG102", `schema path is a directory, not a file: ${path}`);
+  if (stat.isDirectory()) throw fail("MCG102", `schema path is a directory, not a file: ${path}${folderHint(path)}`);
   if (!stat.isFile()) throw fail("MCG102", `not a regular file: ${path}`);
   if (stat.size > MAX_SCHEMA_BYTES) {
     throw fail("MCG103", `schema file is ${stat.size} bytes; the limit is ${MAX_SCHEMA_BYTES} bytes: ${path}`);
