@@ -6,7 +6,7 @@
  * Exit codes: `spec fetch` 0 success, 2 error; `diff` 0 nothing changed, 1 something did, 2 error.
  */
 import type { Command } from "commander";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { checkSpecFolder, EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, usage, type CliIO } from "./cli.js";
 import { versionsIn } from "./config.js";
@@ -161,6 +161,8 @@ async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): P
     const onProgress = progressOnce(io);
     const warn = (line: string) => io.stderr(`${line}\n`);
     const inputs = [await diffInput(from, flags, onProgress, warn), await diffInput(to, flags, onProgress, warn)] as const;
+    const [same, other] = inputs.map(inputFile);
+    if (same !== undefined && same === other) warn(`note: both sides are ${same}, so nothing can differ (compare two versions or two files)`);
     const [a, b] = snapshotsOfBoth(inputs);
     for (const w of [...a.warnings, ...b.warnings]) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
     const diff = diffSnapshots(a.snapshot, b.snapshot);
@@ -169,6 +171,16 @@ async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): P
   } catch (error) {
     reportError(error, io, Boolean(flags.debug), "nothing was compared");
     return EXIT_ERROR;
+  }
+}
+
+/** The schema file a `diff` side reads, resolved through links; `undefined` when it cannot be resolved (the read says why). */
+function inputFile(input: SchemaInput): string | undefined {
+  const file = "path" in input ? input.path : "specDir" in input ? join(input.specDir, "schema", input.version, "schema.ts") : undefined;
+  try {
+    return file === undefined ? undefined : realpathSync(file);
+  } catch {
+    return undefined;
   }
 }
 

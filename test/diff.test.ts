@@ -5,8 +5,8 @@
  * the two schema.ts files themselves.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
 import { ROOT, SPEC_DIR, scratchDir } from "./support/corpus.js";
@@ -440,7 +440,15 @@ describe("diff on a fixture pair", () => {
   });
 
   it("exits 0 with nothing changed, and 2 on an error", async () => {
-    expect(await cli("diff", BEFORE, BEFORE)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    expect(await cli("diff", BEFORE, BEFORE)).toEqual({
+      code: 0,
+      stdout: "no protocol changes\n",
+      stderr: `note: both sides are ${realpathSync(BEFORE)}, so nothing can differ (compare two versions or two files)\n`,
+    });
+    // Two files with the same schema: no note.
+    const copy = join(scratchDir("diff-same-schema"), "copy.ts");
+    writeFileSync(copy, readFileSync(BEFORE));
+    expect(await cli("diff", BEFORE, copy)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
     const missing = await cli("diff", BEFORE, join(ROOT, "test", "diff-fixtures", "none.ts"));
     expect(missing).toEqual({
       code: 2,
@@ -815,7 +823,7 @@ describe("diff through extends (helper-57)", () => {
     expect(result.stderr).toBe(
       `${unknown}:1:14 - warning MCG260: no rules for protocol version 2025-12-01; using those of 2025-11-25: the error codes, _meta keys and results those rules name are compared as that revision's\n`,
     );
-    expect((await cli("diff", known, known)).stderr).toBe("");
+    expect((await cli("diff", known, join(dirname(known), ".", basename(known)))).stderr).toBe(`note: both sides are ${realpathSync(known)}, so nothing can differ (compare two versions or two files)\n`);
   });
 
   it("an inline object type that changed: each member's change, named by its path, not the whole type written twice", async () => {
@@ -1097,7 +1105,9 @@ describe("diff's inputs (helper-57)", () => {
     expect(asVersion).toEqual({
       code: 0,
       stdout: "no protocol changes\n",
-      stderr: `warning MCG256: draft is the version under ${join(SPEC_DIR, "schema")}; the file draft here is not read (write ./draft to compare it)\n`.repeat(2),
+      stderr:
+        `warning MCG256: draft is the version under ${join(SPEC_DIR, "schema")}; the file draft here is not read (write ./draft to compare it)\n`.repeat(2) +
+        `note: both sides are ${realpathSync(join(SPEC_DIR, "schema", "draft", "schema.ts"))}, so nothing can differ (compare two versions or two files)\n`,
     });
     const asFile = await inDir("diff", "--spec", SPEC_DIR, "draft", "./draft");
     expect(asFile.code).toBe(1);

@@ -7,7 +7,7 @@
  */
 import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -1316,7 +1316,9 @@ describe("--spec-version without --spec", () => {
         code: 0,
         stdout: "no protocol changes\n",
         // One locked revision for both sides: said once.
-        stderr: `main: ${COMMIT} found in the cache ${join(options.cacheDir!, COMMIT)}\n`,
+        stderr:
+          `main: ${COMMIT} found in the cache ${join(options.cacheDir!, COMMIT)}\n` +
+          `note: both sides are ${realpathSync(join(options.cacheDir!, COMMIT, "schema", "2025-11-25", "schema.ts"))}, so nothing can differ (compare two versions or two files)\n`,
       });
       const scaffold = await cli("scaffold", join(dir, "server"), "--spec-version", "draft", "--offline", "--lock", options.lockFile!, "--docs", "none");
       expect(scaffold.code).toBe(0);
