@@ -694,6 +694,27 @@ describe("diff of a params union, alternative by alternative", () => {
 });
 
 describe("diff through extends (helper-57)", () => {
+  it("a new base reached through a base the type keeps is said at that base only: 2025-11-25's PaginatedRequest → JSONRPCRequest, not again at ListToolsRequest (helper-133)", async () => {
+    const dir = scratchDir("diff-kept-base");
+    const head = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Request { method: string }\nexport interface Envelope extends Request { id: string }\n';
+    const list = "export interface ListRequest extends Paged { kind: string }\nexport interface Other extends Request { name: string }\n";
+    const [a, b] = [join(dir, "a.ts"), join(dir, "b.ts")];
+    writeFileSync(a, head + "export interface Paged extends Request { cursor?: string }\n" + list);
+    writeFileSync(b, head + "export interface Paged extends Envelope { cursor?: string }\n" + list.replace("Other extends Request", "Other extends Envelope"));
+    expect((await cli("diff", a, b)).stdout).toBe(
+      [
+        "types: 2 changed",
+        "  ~ Other",
+        "      extends: Request → Envelope",
+        "      + id: string (inherited from Envelope)",
+        "  ~ Paged",
+        "      extends: Request → Envelope",
+        "      + id: string (inherited from Envelope)",
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("compares inherited properties: a new base's properties are named, a property moved into it is not removed", async () => {
     const dir = scratchDir("diff-inherited");
     const [a, b] = [join(dir, "a.ts"), join(dir, "b.ts")];

@@ -455,7 +455,26 @@ function membersText(members: Readonly<Record<string, PropertySnapshot>>, named:
   return entries.length === 0 ? "{}" : `{ ${entries.join(" ")} }`;
 }
 
-function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {
+/**
+ * A type's ancestors on each side, and, for a property only one side has, whether the declaration it comes from is an
+ * ancestor there of a base the type has on both sides: `PaginatedRequest`'s new base `JSONRPCRequest` brings `id` to
+ * `ListToolsRequest` too, a change said at `PaginatedRequest` (its `extends`), not again below it.
+ */
+interface Bases {
+  readonly from: ReadonlySet<string>;
+  readonly to: ReadonlySet<string>;
+  readonly throughKept: { readonly from: (origin: string) => boolean; readonly to: (origin: string) => boolean };
+}
+
+/** The {@link Bases} of `name`. */
+function basesOf(name: string, from: ProtocolSnapshot, to: ProtocolSnapshot): Bases {
+  const [a, b] = [ancestors(from, name), ancestors(to, name)];
+  const kept = [...a].filter((base) => b.has(base));
+  const through = (snapshot: ProtocolSnapshot) => (origin: string) => kept.some((base) => base !== origin && ancestors(snapshot, base).has(origin));
+  return { from: a, to: b, throughKept: { from: through(from), to: through(to) } };
+}
+
+function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: Bases, named: NamedMembers): TypeChange[] {
   if (from.kind !== to.kind) {
     // An alias of an inline object type and an interface (`type V = Omit<Z, "a">` lowered, `interface V extends Omit<Z, "a"> {}`):
     // the same members are one type written two ways; other members are listed below the kind.
@@ -518,7 +537,8 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
     const [a, b] = [Object.hasOwn(pa, name) ? own(pa, name) : undefined, Object.hasOwn(pb, name) ? own(pb, name) : undefined];
     const stayed = (origin: string | undefined) => origin !== undefined && bases.from.has(origin) && bases.to.has(origin);
     if (a !== undefined && b !== undefined) return a.from !== undefined && a.from === b.from;
-    return stayed((a ?? b)?.from);
+    const origin = (a ?? b)?.from;
+    return stayed(origin) || (origin !== undefined && (a === undefined ? bases.throughKept.to(origin) : bases.throughKept.from(origin)));
   };
   const kept = (record: Readonly<Record<string, PropertySnapshot & { readonly from?: string }>>) => Object.fromEntries(Object.entries(record).filter(([name]) => !atBase(name)));
   const [ka, kb] = [kept(pa), kept(pb)];
@@ -645,7 +665,7 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
   const typeChangeList = t.both.flatMap((name) => {
     const [a, b] = [own(from.types, name), own(to.types, name)];
     if (renamesItsBase(a, b, to) || renamesItsBase(b, a, from)) return [];
-    const changes = typeChanges(a, b, { from: ancestors(from, name), to: ancestors(to, name) }, named);
+    const changes = typeChanges(a, b, basesOf(name, from, to), named);
     return changes.length > 0 ? [{ name, changes }] : [];
   });
 
