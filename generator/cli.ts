@@ -6,7 +6,7 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
-import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, specFolderProblem, versionsIn, type ConfigInput } from "./config.js";
@@ -302,6 +302,7 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
     const { schema, partnerAdded } = await scaffoldInputs(flags, io);
     // Inputs read through the lock: the project keeps a copy and names versions, not the cache's folders.
     const specLock = lockedInputs(flags) ? readFileSync(flags.lock ?? LOCK_FILE_NAME, "utf8") : undefined;
+    if (specLock !== undefined && flags.force) warnPinMoved(dir, flags.lock ?? LOCK_FILE_NAME, io);
     const files = await scaffoldFiles({
       schema,
       name,
@@ -338,6 +339,28 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
     reportError(error, io, Boolean(flags.debug));
     return EXIT_ERROR;
   }
+}
+
+/**
+ * Warns when `scaffold --force` would replace the project's lock with one pinning another commit (the lock of the folder
+ * it runs from, say): the project's `src/generated/` would then be regenerated from that revision, which may be older.
+ * A lock that cannot be read is left to the write, which keeps a copy of it.
+ */
+function warnPinMoved(dir: string, sourceLock: string, io: CliIO): void {
+  const projectLock = join(dir, LOCK_FILE_NAME);
+  let pins: [string, string] | undefined;
+  try {
+    if (!existsSync(projectLock) || realpathSync(projectLock) === realpathSync(sourceLock)) return;
+    const [was, now] = [readLock(projectLock)?.pins[0], readLock(sourceLock)?.pins[0]];
+    if (was !== undefined && now !== undefined && was.commit !== now.commit) pins = [`${was.ref} (${was.commit})`, `${now.ref} (${now.commit})`];
+  } catch {
+    return;
+  }
+  if (pins === undefined) return;
+  io.stderr(
+    `warning: ${projectLock} pins ${pins[0]}; this scaffold replaces it with ${sourceLock}, which pins ${pins[1]}, and generates from that revision. ` +
+      `To keep the project's pin, give --lock ${shellQuote(projectLock)}; to move it, \`spec fetch --update\` in the project and \`generate\` need no scaffold\n`,
+  );
 }
 
 /**

@@ -1341,6 +1341,21 @@ describe("--spec-version without --spec", () => {
         { specDir: join(options.cacheDir!, COMMIT), version: "draft" },
         { specDir: join(options.cacheDir!, COMMIT), version: "2025-11-25" },
       ]);
+      // scaffold --force over it with a lock pinning another commit (the one of the folder it runs from): said, since the
+      // project's pin, and the revision it generates from, go back without a word otherwise (helper-137).
+      const projectLock = join(dir, "server", "mcp-spec.lock.json");
+      const own = readFileSync(options.lockFile!, "utf8").replace(COMMIT, OTHER).replace('"ref": "main"', '"ref": "later"');
+      writeFileSync(projectLock, own);
+      const forced = await cli("scaffold", join(dir, "server"), "--force", "--spec-version", "draft", "--offline", "--lock", options.lockFile!, "--docs", "none");
+      expect(forced.code).toBe(0);
+      expect(forced.stderr).toContain(
+        `warning: ${projectLock} pins later (${OTHER}); this scaffold replaces it with ${options.lockFile}, which pins main (${COMMIT}), and generates from that revision. ` +
+          `To keep the project's pin, give --lock ${projectLock}; to move it, \`spec fetch --update\` in the project and \`generate\` need no scaffold\n`,
+      );
+      expect(readFileSync(`${projectLock}.orig`, "utf8")).toBe(own);
+      // The same pin: nothing to say.
+      const again = await cli("scaffold", join(dir, "server"), "--force", "--spec-version", "draft", "--offline", "--lock", options.lockFile!, "--docs", "none");
+      expect([again.code, again.stderr.includes("warning")]).toEqual([0, false]);
       // --lock belongs to --spec-version; a configuration's input names its own lock.
       const lockFlag = await cli("generate", "--config", projectConfig, "--lock", options.lockFile!);
       expect(lockFlag.code).toBe(2);
