@@ -17,13 +17,13 @@ import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions, 
 import { TARGET_NAMES } from "./emit/index.js";
 import { checkOutput, fileHead, heldSignalsReleased, isInside, leftByKilledRun, setInterruptNote, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
 import { withoutByteOrderMark } from "./json-text.js";
-import { diffSnapshots, diffSummary, formatDiff } from "./diff/index.js";
+import { diffSnapshots, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, parseOptionsLine, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, readLock } from "./spec/index.js";
 import { isPackageName, LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, ScaffoldWriteError, writeScaffold, type ScaffoldExample, type ScaffoldWrite } from "./scaffold/index.js";
-import { commandName, shellQuote } from "./shell.js";
+import { shellQuote } from "./shell.js";
 
 /** Where the CLI prints. Tests pass their own. */
 export interface CliIO {
@@ -957,7 +957,7 @@ function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO)
 
 /**
  * After a write: for each revision folder of `fresh` that `old` had with another input, the
- * change of input and its protocol changes counted by section (`diff` and `--check` list them).
+ * change of input and its protocol changes, each listed as `--check` lists them.
  */
 function printInputChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO): void {
   const before = revisionsOf(old);
@@ -965,8 +965,8 @@ function printInputChanges(out: string, old: Manifest, fresh: Manifest, io: CliI
     const was = before.find((r) => r.folder === revision.folder);
     if (was === undefined || was.input.sha256 === revision.input.sha256) continue;
     io.stdout(inputChangedLine(out, was, revision));
-    const summary = diffSummary(diffSnapshots(was.protocol, revision.protocol));
-    io.stdout(`protocol changes (\`${commandName()} diff\` of the two schemas lists each): ${summary.join("; ")}\n`);
+    // Each change, as --check lists them: after the write, --check is clean and the input it was compared with is gone.
+    io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(was.protocol, revision.protocol)).replace(/^(?=.)/gm, "  ")}`);
   }
 }
 

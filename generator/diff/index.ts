@@ -839,18 +839,6 @@ function alternativeLines(alternatives: readonly AlternativeChange[]): string[] 
   });
 }
 
-/**
- * The diff counted, one line per section that changed (`methods: 6 added, 25 changed`), as the
- * headings of {@link formatDiff}; `["no protocol changes"]` when none did.
- */
-export function diffSummary(diff: ProtocolDiff): string[] {
-  if (!hasChanges(diff)) return ["no protocol changes"];
-  return (Object.keys(SECTION_TITLES) as (keyof ProtocolDiff)[]).flatMap((key) => {
-    const summary = counts(diff[key] as Section<unknown, unknown>);
-    return summary ? [`${SECTION_TITLES[key]}: ${summary}`] : [];
-  });
-}
-
 /** The diff for people: one block per section that changed, `+` added, `-` removed, `~` changed. */
 export function formatDiff(diff: ProtocolDiff): string {
   if (!hasChanges(diff)) return "no protocol changes\n";
