@@ -679,6 +679,43 @@ describe("diff of a params union, alternative by alternative", () => {
     ]);
   });
 
+  it("a params union whose name stays while its alternatives change through a base, or that an interface of that name became: the method compares the alternatives, as where the name changed", async () => {
+    const dir = scratchDir("diff-params-union-base");
+    const head = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Request { method: string; params?: object }\n';
+    const ask = 'export interface AskRequest extends Request { method: "ask"; params: AskParams }\nexport type ClientRequest = AskRequest;\n';
+    const union = "export interface FormParams extends BaseParams { message: string }\nexport interface UrlParams extends BaseParams { url: string }\nexport type AskParams = FormParams | UrlParams;\n" + ask;
+    const [shape, before, after] = [join(dir, "shape.ts"), join(dir, "before.ts"), join(dir, "after.ts")];
+    writeFileSync(shape, head + "export interface BaseParams { trace?: string }\nexport interface AskParams extends BaseParams { message: string }\n" + ask);
+    writeFileSync(before, head + "export interface BaseParams { trace?: string }\n" + union);
+    writeFileSync(after, head + "export interface BaseParams { trace: string; span?: number }\n" + union);
+    const lines = (await cli("diff", before, after)).stdout.split("\n");
+    expect(lines.slice(0, 8)).toEqual([
+      "methods: 1 changed",
+      "  ~ ask: params AskParams, its alternatives",
+      "      alternative FormParams:",
+      "        + span?: number",
+      "        ~ trace: optional → required",
+      "      alternative UrlParams:",
+      "        + span?: number",
+      "        ~ trace: optional → required",
+    ]);
+    const json = JSON.parse((await cli("diff", "--json", before, after)).stdout) as { methods: { changed: { changes: { from: string; to: string; alternatives?: unknown[] }[] }[] } };
+    const change = json.methods.changed[0]!.changes[0]!;
+    expect([change.from, change.to, change.alternatives?.length]).toEqual(["AskParams", "AskParams", 2]);
+    // An interface of that name made a union: each alternative against the one shape before.
+    expect((await cli("diff", shape, before)).stdout.split("\n").slice(0, 6)).toEqual([
+      "methods: 1 changed",
+      "  ~ ask: params AskParams, its alternatives",
+      "      alternative FormParams: the same members",
+      "      alternative UrlParams:",
+      "        - message",
+      "        + url: string",
+    ]);
+    // On the corpus: elicitation/create's alternatives lost _meta and task with TaskAugmentedRequestParams.
+    const corpus = (await cli("diff", "--spec", SPEC_DIR, "2025-11-25", "2026-07-28")).stdout;
+    expect(corpus).toContain("  ~ elicitation/create: params ElicitRequestParams, its alternatives\n      alternative ElicitRequestFormParams:\n        - _meta\n        - task\n");
+  });
+
   it("a union against a union: alternatives added and removed by name, the others compared", async () => {
     const dir = scratchDir("diff-alternatives-both");
     const C = "export type ByFile = { path: string };\n";

@@ -652,10 +652,14 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
     if (!sameParamsType && !reordered) {
       const alternatives = alternativeChanges(a, b, named);
       changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });
-    } else if (sameParamsType && members.members !== undefined && members.members.length > 0) {
+    } else if (sameParamsType) {
       // The same type whose members changed through a base (2026-07-28's required _meta, from RequestParams): said at each
       // method, as where the type's name changed; under types only the base shows it, and tools/call read as unchanged.
-      changes.push({ field: "params", from: a.params, to: b.params, ...members });
+      // A union of that name is compared alternative by alternative, as where the name changed (elicitation/create's
+      // ElicitRequestParams, whose alternatives lost _meta and task through their base, read as unchanged).
+      const alternatives = alternativeChanges(a, b, named);
+      const changed = (members.members?.length ?? 0) > 0 || alternatives?.some((x) => x.change !== "compared" || x.members.length > 0) === true;
+      if (changed) changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });
     }
     if ([...a.results].sort(byCodeUnits).join(", ") !== [...b.results].sort(byCodeUnits).join(", ")) changes.push({ field: "results", from: a.results.join(", ") || "(none)", to: b.results.join(", ") || "(none)" });
     return changes.length > 0 ? [{ method, changes }] : [];
@@ -862,7 +866,8 @@ export function formatDiff(diff: ProtocolDiff): string {
         for (const c of diff.methods.changed) {
           for (const f of c.changes) {
             if (f.alternatives !== undefined) {
-              out.push(`  ~ ${c.method}: ${f.field} ${inlineShort(f.from)} → ${inlineShort(f.to)}`, ...alternativeLines(f.alternatives));
+              const named = f.from === f.to ? `${inlineShort(f.from)}, its alternatives` : `${inlineShort(f.from)} → ${inlineShort(f.to)}`;
+              out.push(`  ~ ${c.method}: ${f.field} ${named}`, ...alternativeLines(f.alternatives));
               continue;
             }
             if (f.members === undefined) {
