@@ -722,6 +722,46 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(await d.handle({ jsonrpc: "2.0", id: asked.id, result: { action: "accept" } }, { channel: client.channel })).toBeUndefined();
   });
 
+  it("a request still running when its channel closes, asking for input after an initialize opened a new session on the channel, is answered -32603 at once: the new session's client is not asked", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const d = dual({
+      inputTimeoutMs: 5000,
+      tools: [
+        {
+          definition: ASK,
+          call: async (_args: Json, context: RequestContextCore) => {
+            if (context.inputResponses !== undefined) return { content: [{ type: "text", text: "answered" }] };
+            started();
+            await released;
+            return { resultType: "input_required", inputRequests: { name: NAME_REQUEST } };
+          },
+        },
+      ] as never,
+    });
+    const client = legacyClient(d);
+    await client.open();
+    const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await within(running);
+    d.closeChannel(client.channel);
+    expect((await client.open())?.result).toBeDefined();
+    release();
+    expect(await settledWithin(old, 1000)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32603, message: expect.stringMatching(/^Internal error: no answer to elicitation\/create \(id \d+\): the session closed$/) },
+    });
+    expect(client.sent.filter((m) => "id" in m)).toEqual([]);
+    // The new session's own request asks its client.
+    const fresh = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
+    await within(until(() => client.sent.some((m) => "id" in m)));
+    expect(client.sent.find((m) => "id" in m)).toMatchObject({ method: "elicitation/create" });
+    d.closeChannel(client.channel);
+    expect((await fresh)?.error?.code).toBe(-32603);
+  });
+
   it("cancellation of the original request and the wait's time limit give up the pending request", async () => {
     const d = dual({ inputTimeoutMs: 50 });
     const client = legacyClient(d);

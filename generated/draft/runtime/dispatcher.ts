@@ -461,7 +461,8 @@ export interface CoreDispatcher {
    * session's push), and the requests that asked for them are answered `-32603` "Internal error:
    * no answer to <method> (id N): <why>" (`why` defaults to "the session closed"; a transport
    * shutting down says "Server shutting down"), as is a request of the channel still running that
-   * asks for input later (until an `initialize` opens a new session on the channel).
+   * asks for input later (one that arrived before the close: an `initialize` after it opens a new
+   * session, whose own requests ask its client).
    */
   closeChannel(channel: object, why?: string): void;
 }
@@ -838,11 +839,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   const liveSession = (channel: object): LegacySession | undefined => openingSessions.get(channel) ?? sessions.get(channel);
   const pendingInputs = new WeakMap<object, Map<string, PendingInput>>();
   /**
-   * Channels closed ({@link closeChannel}) and why: a request of such a session still running that asks for input
-   * later is answered at once, as one asking when the channel closed is (its client could answer nothing: over HTTP
-   * its answer would be 404). A new session on the channel (an `initialize`) takes it off.
+   * Each channel's present term, and why it closed ({@link closeChannel}): a legacy request holds the term of its
+   * arrival, and one still running when that term closed that asks for input later is answered at once, as one asking
+   * when the channel closed is (its client could answer nothing: over HTTP its answer would be 404). An `initialize` on
+   * a closed channel starts a new term: its session's requests ask its client, and the requests of the closed session
+   * still do not (before, the new session's client was sent their input requests, whatever capabilities it declared).
    */
-  const closedChannels = new WeakMap<object, string>();
+  const channelTerms = new WeakMap<object, { closed?: string }>();
   let outgoingIds = 0;
   /** The random part of the elicitation ids the core makes ({@link withElicitationId}), made at the first. */
   let elicitationPrefix: string | undefined;
@@ -1055,6 +1058,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     /** Sends a notification about this request's server→client requests: on its stream while the request is unanswered, else through the session's push. */
     readonly tell: (message: OutgoingNotification) => void;
     readonly signal: AbortSignalLike;
+    /** A legacy request's: the term of its channel it arrived in (see {@link channelTerms}). */
+    readonly term: { readonly closed?: string } | undefined;
   }
 
   /** Runs a handler (again, for each round of a legacy client's input) and shapes what it returns into the result sent on the wire. */
@@ -1180,7 +1185,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         pending.set(pendingKey, input);
         settlers.set(pendingKey, { id: outgoingId, entry: input });
         asked.push({ key, method: inputMethod, id: outgoingId, answer });
-        const closed = closedChannels.get(serving.channel);
+        const closed = serving.term?.closed;
         if (serving.signal.aborted) input.settle({ gone: "the request was cancelled" });
         else if (closed !== undefined) input.settle({ gone: closed });
         else if (!serving.deliver(message)) input.settle({ gone: "nothing carries requests to the client" });
@@ -1238,6 +1243,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const message: OutgoingNotification = { jsonrpc: "2.0", method: serving.revision.cancelledMethod, params: { requestId, reason } };
     if (outgoingProblem(serving.revision, message) !== undefined) return;
     serving.tell(message);
+  }
+
+  function termOf(channel: object): { closed?: string } {
+    let term = channelTerms.get(channel);
+    if (term === undefined) {
+      term = {};
+      channelTerms.set(channel, term);
+    }
+    return term;
   }
 
   function pendingOf(channel: object): Map<string, PendingInput> {
@@ -1694,7 +1708,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * goes on (a client may write them before the `initialize` is answered).
    */
   function closeChannel(channel: object, why: string = "the session closed", keep?: LegacySession): void {
-    if (keep === undefined) closedChannels.set(channel, why);
+    if (keep === undefined) termOf(channel).closed = why;
     for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
       if (session !== undefined && session !== keep) endSession(session, why);
     }
@@ -1771,7 +1785,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let pendingSession: LegacySession | undefined;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context, clientBytes);
-      closedChannels.delete(channel);
+      if (channelTerms.get(channel)?.closed !== undefined) channelTerms.set(channel, {});
       openings.add(controller);
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
       const replaced = openingSessions.get(channel);
@@ -1876,7 +1890,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         send(notifyParams === undefined ? { jsonrpc: "2.0", method: notifyMethod } : { jsonrpc: "2.0", method: notifyMethod, params: notifyParams as JsonObject });
       },
     };
-    const serving: Serving = { revision: of, channel, adapt: legacy && of !== revision, deliver, tell, signal: controller.signal };
+    const serving: Serving = { revision: of, channel, adapt: legacy && of !== revision, deliver, tell, signal: controller.signal, term: legacy ? termOf(channel) : undefined };
     // Cancelled: answered at once with nothing; past the deadline: answered at once with an error.
     // Either way even a handler that ignores its signal is not waited for.
     let stopWaiting: () => void = () => {};
