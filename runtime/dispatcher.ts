@@ -844,6 +844,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * still do not (before, the new session's client was sent their input requests, whatever capabilities it declared).
    */
   const channelTerms = new WeakMap<object, { closed?: string }>();
+  /** The terms a session an `initialize` is opening replaces: closed when it opens ({@link openSession}). */
+  const supersededTerms = new WeakMap<LegacySession, readonly { closed?: string }[]>();
   let outgoingIds = 0;
   /** The random part of the elicitation ids the core makes ({@link withElicitationId}), made at the first. */
   let elicitationPrefix: string | undefined;
@@ -1677,6 +1679,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const answered = own(result, "protocolVersion");
     const version = typeof answered === "string" ? answered : pending.protocolVersion;
     closeChannel(channel, "the client initialized the session again", pending);
+    for (const term of supersededTerms.get(pending) ?? []) if (term.closed === undefined) term.closed = "the client initialized the session again";
     sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
   }
 
@@ -1783,10 +1786,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let pendingSession: LegacySession | undefined;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context, clientBytes);
-      if (channelTerms.get(channel)?.closed !== undefined) channelTerms.set(channel, {});
+      // A new term for the session it opens; the requests of the one it replaces (a live session's, another initialize's
+      // in flight) keep theirs, closed once it opens, so that none asks the new session's client for input.
+      const replaced = openingSessions.get(channel);
+      const current = channelTerms.get(channel);
+      if (current !== undefined) {
+        channelTerms.set(channel, {});
+        if (current.closed === undefined) supersededTerms.set(pendingSession, [...((replaced && supersededTerms.get(replaced)) ?? []), current]);
+      }
       openings.add(controller);
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
-      const replaced = openingSessions.get(channel);
       openingSessions.set(channel, pendingSession);
       if (replaced !== undefined) endSession(replaced, "the client initialized the session again");
     }

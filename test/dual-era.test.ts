@@ -563,12 +563,11 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(silent.sent).toEqual([]);
   });
 
-  it("a round waiting for notifications/initialized of a session that a second initialize in flight replaced is given up at once, not at its time limit (helper-39)", async () => {
+  it("a round waiting for notifications/initialized of a session that a second initialize in flight replaced is given up at once, not at its time limit, as is one asking after (helper-39)", async () => {
     const asked = { content: [{ type: "text", text: "Hello Late (asked-once)" }] };
-    const givenUp = givenUpBecause("the client initialized the session again");
     // Written as a client may write them: initialize, a call that elicits, initialize again, with 0–8 turns of
-    // the microtask queue before the second. Depending on how far the call got, it is served by the second
-    // session or given up with the first; it is never left waiting for a session that will not open.
+    // the microtask queue before the second. Depending on how far the call got, it is given up waiting for the first
+    // session to be initialized or when it asks; it is never left waiting for a session that will not open.
     const outcomes = new Set<string>();
     for (let turns = 0; turns <= 8; turns++) {
       const d = dual({ inputTimeoutMs: 60_000 });
@@ -583,12 +582,18 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
       await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
       const outcome = await settledWithin(called, 2000);
       const seen = typeof outcome === "string" ? outcome : outcome === undefined ? "unanswered" : "result" in outcome ? outcome.result : outcome.error;
-      expect({ turns, seen }).toEqual({ turns, seen: typeof seen === "object" && "code" in seen ? givenUp : asked });
-      outcomes.add(typeof seen === "object" && "code" in seen ? "given up" : "served");
+      // Given up, whether it was waiting for the first session's notifications/initialized or asks once the second opened:
+      // it arrived in the first session, whose client's answers the second one's cannot be (before, a call that got far
+      // enough was served by the second session's client).
+      expect({ turns, seen }).toEqual({
+        turns,
+        seen: { code: -32603, message: expect.stringMatching(/^Internal error: (?:the client never sent notifications\/initialized, so no request could be sent to it|no answer to elicitation\/create \(id \d+\)): the client initialized the session again$/) },
+      });
+      outcomes.add(typeof seen === "object" && "message" in seen && String(seen.message).includes("never sent") ? "given up waiting" : "given up asking");
       // The session the second initialize opened serves the client as usual.
       expect((await client.send(legacy(3, "tools/call", { name: "ask", arguments: {} })))?.result).toEqual(asked);
     }
-    expect([...outcomes].sort()).toEqual(["given up", "served"]);
+    expect([...outcomes].sort()).toEqual(["given up asking", "given up waiting"]);
   });
 
   it("a missing client capability is -32021; an error answer, a malformed answer, too many rounds are -32603 or -32602", async () => {
@@ -755,6 +760,48 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     });
     expect(client.sent.filter((m) => "id" in m)).toEqual([]);
     // The new session's own request asks its client.
+    const fresh = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
+    await within(until(() => client.sent.some((m) => "id" in m)));
+    expect(client.sent.find((m) => "id" in m)).toMatchObject({ method: "elicitation/create" });
+    d.closeChannel(client.channel);
+    expect((await fresh)?.error?.code).toBe(-32603);
+  });
+
+  it("a request still running when the client initializes the session again (stdio: one channel), asking for input after, is answered -32603 at once; the new session's requests ask", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let calls = 0;
+    const d = dual({
+      inputTimeoutMs: 5000,
+      tools: [
+        {
+          definition: ASK,
+          call: async (_args: Json, context: RequestContextCore) => {
+            if (context.inputResponses !== undefined) return { content: [{ type: "text", text: "answered" }] };
+            if (++calls === 1) {
+              started();
+              await released;
+            }
+            return { resultType: "input_required", inputRequests: { name: NAME_REQUEST } };
+          },
+        },
+      ] as never,
+    });
+    const client = legacyClient(d);
+    await client.open();
+    const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await within(running);
+    // No close: the client restarts its side of the pipe and sends initialize again.
+    expect((await client.open())?.result).toBeDefined();
+    release();
+    expect(await settledWithin(old, 1000)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32603, message: expect.stringMatching(/^Internal error: no answer to elicitation\/create \(id \d+\): the client initialized the session again$/) },
+    });
+    expect(client.sent.filter((m) => "id" in m)).toEqual([]);
     const fresh = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
     await within(until(() => client.sent.some((m) => "id" in m)));
     expect(client.sent.find((m) => "id" in m)).toMatchObject({ method: "elicitation/create" });
