@@ -305,8 +305,9 @@ export interface DispatchErrorInfo {
    * `invalid-outgoing`: a notification or request for a legacy client failed the schema of the
    * revision it speaks (or that revision has no such server→client message): it was not sent.
    * `unadvertised-handler`: reported once, when the dispatcher is made, for each handler (and for
-   * `options.tools`, as `tools/list`) whose server capability `options.capabilities` leaves out: its
-   * method is answered `-32601` (no `id`).
+   * `options.tools`, as `tools/list`, unless a `tools/list` handler is given) that the clients of no
+   * revision served reach, its server capability left out of `options.capabilities`: its method is
+   * answered `-32601` (no `id`).
    */
   readonly reason: "handler-threw" | "invalid-result" | "notification-handler-threw" | "invalid-outgoing" | "unadvertised-handler";
 }
@@ -786,7 +787,6 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     ((error: unknown, info: DispatchErrorInfo) => {
       PLATFORM.console?.error("mcp dispatcher: " + info.reason + " in " + info.method, error);
     });
-  if (options.capabilities !== undefined) unadvertisedHandlers();
   /** The reports of tools left out of a legacy `tools/list` already made (at most {@link MAX_TOLD_LEFT_OUT}). */
   const toldLeftOut = new Set<string>();
   const defaultChannel = {};
@@ -807,6 +807,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       byVersion.set(version, exact ?? older[older.length - 1] ?? ascending[0]!);
     }
   }
+  if (options.capabilities !== undefined) unadvertisedHandlers();
   const legacyVersions = supported.filter((v) => byVersion.get(v)?.era === "legacy");
   /**
    * What a modern client is told is served (`server/discover`, `-32022`): the modern versions
@@ -866,14 +867,29 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * alone does not show.
    */
   function unadvertisedHandlers(): void {
-    const gated: [method: string, path: readonly string[], consequence: string][] = [];
+    const reachable = [...new Set(byVersion.values())];
+    /** The server capability that keeps `method` from the clients of every revision served, else `undefined` (one reaches it, or none has it). */
+    const shutOut = (method: string): readonly string[] | undefined => {
+      let path: readonly string[] | undefined;
+      for (const of of reachable) {
+        const info = of.methodInfo(method);
+        if (info === undefined || info.direction === "server-to-client") continue;
+        const gate = info.capability;
+        if (gate?.side !== "server" || hasCapability(capabilities, gate.path)) return undefined;
+        if (path === undefined) path = gate.path;
+      }
+      return path;
+    };
+    const told: [method: string, path: readonly string[], consequence: string][] = [];
     for (const method of Object.keys(handlers)) {
-      const gate = handlers[method] === undefined ? undefined : revision.methodInfo(method)?.capability;
-      if (gate?.side === "server") gated.push([method, gate.path, "the " + method + " handler is never called"]);
+      const path = handlers[method] === undefined ? undefined : shutOut(method);
+      if (path !== undefined) told.push([method, path, "the " + method + " handler is never called"]);
     }
-    if (served.some((r) => r.tools) && options.tools !== undefined) gated.push(["tools/list", ["tools"], "the tools of options.tools are never listed or called"]);
-    for (const [method, path, consequence] of gated) {
-      if (hasCapability(capabilities, path)) continue;
+    if (served.some((r) => r.tools) && options.tools !== undefined && handlers["tools/list"] === undefined) {
+      const path = shutOut("tools/list");
+      if (path !== undefined) told.push(["tools/list", path, "the tools of options.tools are never listed or called"]);
+    }
+    for (const [method, path, consequence] of told) {
       const problem = new TypeError(
         "options.capabilities leaves out " + path.join(".") + ", so " + consequence + " (" + method +
           " is answered -32601): add " + path.join(".") + " to options.capabilities, or leave options.capabilities out to derive the capabilities from the handlers",

@@ -1448,6 +1448,29 @@ function stdioServer(d: Dispatcher, options: { maxInFlight?: number; maxHeldByte
   return { input, lines, answered, server };
 }
 
+describe("handlers options.capabilities leaves out, told once: by every revision served", () => {
+  const told = () => logged.filter((l) => l.info["reason"] === "unadvertised-handler").map((l) => [l.info["method"], String((l.error as Error).message)]);
+
+  it("a handler a legacy revision reaches without the capability (2024-11-05's completion/complete has none) is not reported; one only a legacy revision has is", async () => {
+    const dir = await generateInto("dual-era/2024-11-05", { schema: { specDir: SPEC_DIR, version: "2024-11-05" }, docs: "none" });
+    const oldest = ((await import(join(dir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
+    const complete = { "completion/complete": () => ({ completion: { values: [] } }) };
+    dual({ handlers: complete, capabilities: { tools: {} } }, [MODERN, oldest]);
+    expect(told()).toEqual([]);
+    // Served by the draft alone, the same handler is out of reach.
+    dual({ handlers: complete, capabilities: { tools: {} } }, [MODERN]);
+    expect(told()).toEqual([["completion/complete", expect.stringContaining("options.capabilities leaves out completions, so the completion/complete handler is never called")]]);
+    // resources/subscribe is 2025-11-25's alone: its capability left out, it is reported.
+    dual({ handlers: { "resources/subscribe": () => ({}), "resources/list": () => ({ resources: [] }) }, capabilities: { tools: {}, resources: {} } });
+    expect(told()).toEqual([["resources/subscribe", expect.stringContaining("options.capabilities leaves out resources.subscribe, so the resources/subscribe handler is never called")]]);
+  });
+
+  it("a tools/list handler of its own beside options.tools: one report, for the handler", () => {
+    dual({ handlers: { "tools/list": () => ({ tools: [] }) }, capabilities: { prompts: {} } });
+    expect(told()).toEqual([["tools/list", expect.stringContaining("so the tools/list handler is never called")]]);
+  });
+});
+
 describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: implementations MUST support receiving them)", () => {
   const BATCH_VERSION = "2025-03-26";
   let table: DispatchRevision;
