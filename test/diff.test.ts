@@ -864,6 +864,9 @@ describe("diff through extends (helper-57)", () => {
     expect(JSON.parse((await cli("diff", iface, text, "--json")).stdout).types.changed).toEqual([
       { name: "EnumSchema", changes: [{ change: "kind", from: "interface", to: "alias" }, { change: "alias-type", from: '{ enum: string[]; title?: string; type: "string"; }', to: "string" }] },
     ]);
+    // A key that is no identifier is quoted, as TypeScript writes it (helper-136: `{ a-b: string; }`).
+    const dashed = write("dashed.ts", 'export interface EnumSchema {\n  "x-kind": string;\n  type: "string";\n}');
+    expect((await cli("diff", dashed, union)).stdout).toContain('      type: { type: "string"; "x-kind": string; } → Single | Multi\n');
     const corpus = (await cli("diff", "--spec", SPEC_DIR, "2025-06-18", "2025-11-25")).stdout;
     expect(corpus).toContain("  ~ JSONRPCResponse\n      kind: interface → alias\n      type: { id: RequestId; jsonrpc: typeof JSONRPC_VERSION; result: Result; } → JSONRPCResultResponse | JSONRPCErrorResponse\n");
   });

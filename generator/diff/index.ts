@@ -8,6 +8,7 @@
  * follows (0 nothing changed, 1 something did).
  */
 import { analyze } from "../analyze/index.js";
+import { IDENTIFIER } from "../case.js";
 import { protocolFacts } from "../analyze/protocol.js";
 import type { Diagnostic } from "../ir.js";
 import { loadSchema, type SchemaInput } from "../load/index.js";
@@ -450,7 +451,9 @@ function membersText(members: Readonly<Record<string, PropertySnapshot>>, named:
     .sort(byCodeUnits)
     .map((key) => {
       const p = own(members, key);
-      return key === INDEX_SIGNATURE ? `${key}: ${shownType(p, named)};` : `${key}${p.optional ? "?" : ""}: ${shownType(p, named)};`;
+      // As TypeScript writes a key: quoted unless an identifier ({@link memberKey} has quoted the ones that start with a quote).
+      const written = key.startsWith('"') || IDENTIFIER.test(key) ? key : JSON.stringify(key);
+      return key === INDEX_SIGNATURE ? `${key}: ${shownType(p, named)};` : `${written}${p.optional ? "?" : ""}: ${shownType(p, named)};`;
     });
   return entries.length === 0 ? "{}" : `{ ${entries.join(" ")} }`;
 }
