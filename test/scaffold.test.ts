@@ -561,6 +561,14 @@ describe("a scaffolded project", () => {
     expect(test.status, test.stdout + test.stderr).toBe(0);
     expect(test.stdout).toMatch(/^# pass 12$/m);
     expect(test.stdout).toMatch(/^# fail 0$/m);
+    // The tests' client names itself though 2026-07-28 no longer requires it (clients SHOULD): a handler reading
+    // context.clientInfo got undefined after a spec update (helper-137).
+    const read = spawnSync(process.execPath, ["--input-type=module", "-e", 'const { meta } = await import("./dist/test/client.js"); console.log(JSON.stringify(meta));'], { cwd: dir, encoding: "utf8" });
+    expect(JSON.parse(read.stdout.split("\n")[0]!)).toEqual({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
+    });
   });
 
   it("with --example conformance, passes its own tests too: they check that example's handlers, not the default ones", { timeout: 240_000 }, async () => {

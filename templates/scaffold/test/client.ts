@@ -9,7 +9,7 @@ import { createInterface } from "node:readline";
 import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DISPATCH_PROTOCOL_VERSION } from "../src/generated/dispatch.js";
-import { REQUIRED_REQUEST_META_KEYS } from "../src/generated/meta.js";
+import { MetaKey, REQUIRED_REQUEST_META_KEYS } from "../src/generated/meta.js";
 import { createDispatcher } from "../src/server.js";
 
 /** A JSON object as the tests write one (a message, a `_meta`). */
@@ -22,10 +22,18 @@ const META_VALUES: Message = {
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
 };
-const unknownKeys = REQUIRED_REQUEST_META_KEYS.filter((key: string) => !(key in META_VALUES));
+const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+const required: readonly string[] = REQUIRED_REQUEST_META_KEYS;
+/**
+ * The keys the tests' client sends: those the schema requires, and its name and version where the
+ * revision has that key without requiring it (clients SHOULD send it on every request, draft
+ * basic/index § Per-request protocol fields), as a handler that reads `context.clientInfo` expects.
+ */
+const sentKeys: readonly string[] = [...required, ...(Object.values(MetaKey) as readonly string[]).filter((key) => key === CLIENT_INFO && !required.includes(key))];
+const unknownKeys = sentKeys.filter((key) => !(key in META_VALUES));
 if (unknownKeys.length > 0) throw new Error(`the schema requires _meta keys the tests give no value for: ${unknownKeys.join(", ")}; add them to META_VALUES in test/client.ts`);
-/** The `_meta` every modern request carries: the keys the schema requires (the protocol version, the client's capabilities: none, …). */
-export const meta: Message = Object.fromEntries(REQUIRED_REQUEST_META_KEYS.map((key: string) => [key, META_VALUES[key]]));
+/** The `_meta` every modern request carries: the keys the schema requires (the protocol version, the client's capabilities: none, …) and the client's name. */
+export const meta: Message = Object.fromEntries(sentKeys.map((key) => [key, META_VALUES[key]]));
 /** The `_meta` of a client that can answer elicitation requests. */
 export const eliciting: Message = { ...meta, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
 export const discover: Message = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } };
