@@ -381,7 +381,7 @@ describe("spec fetch: locks and refs it must not trust", () => {
     const { options } = place("update-offline");
     await fetchSpec({ ...options, ref: "main" });
     expect(await failure(fetchSpec({ ...options, update: true, offline: true }))).toEqual([
-      "error MCG001: --update moves pins to what their refs name now, which needs the network: it cannot go with --offline",
+      "error MCG001: --update moves pins to what their refs name now, which needs the network: it cannot go with --offline; with no network, `--from <clone> --update` pins a local clone (its HEAD, or the commit a full --ref sha names)",
     ]);
   });
 
@@ -858,7 +858,10 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
     // The same again: found in the cache, nothing copied.
     const again: string[] = [];
     await fetchSpec({ ...options, from: SPEC_DIR, onProgress: (l) => again.push(l) });
-    expect(again).toEqual([`main: ${COMMIT} found in the cache ${join(cache, COMMIT)} (${resolve(SPEC_DIR)} was not read)`]);
+    // Said why, and what would pin the folder (helper-137: a folder at a newer revision was a quiet no-op without --update).
+    expect(again).toEqual([
+      `main: ${COMMIT} found in the cache ${join(cache, COMMIT)} (${resolve(SPEC_DIR)} was not read: the lock's pin is served; \`--update\` with --ref <full commit sha> pins the folder instead)`,
+    ]);
     // The CLI reads it offline.
     const previous = process.env.MCP_SPEC_CACHE_DIR;
     process.env.MCP_SPEC_CACHE_DIR = cache;
@@ -1120,6 +1123,19 @@ describe("spec fetch --from <dir> --ref <commit>: a folder pinned as the commit 
       `note: ${clone} is a git work tree at commit ${head} with no changes to schema/ or docs/specification/ that are not committed: it is taken as that commit of modelcontextprotocol/modelcontextprotocol, which cannot be checked offline; ` +
         "the sha256s of its schema.ts files are pinned, and a download of that commit (a `spec fetch` with the network where the cache lacks it, as in CI) is checked against them",
     );
+    // Without --update, the pin is served from the cache: said of a clone at the pinned commit, and of one at another,
+    // which --update would pin (helper-137: a newer folder was a quiet no-op).
+    const served = async () => {
+      const said: string[] = [];
+      await fetchSpec({ ...options, from: clone, onProgress: (l) => said.push(l) });
+      return said;
+    };
+    expect(await served()).toEqual([`${head} found in the cache ${join(options.cacheDir!, head)} (${clone} was not read: it is a clone at the pinned commit)`]);
+    writeFileSync(join(clone, "README.md"), "later\n");
+    git("commit", "-qam", "later");
+    const later = git("rev-parse", "HEAD");
+    expect(await served()).toEqual([`${head} found in the cache ${join(options.cacheDir!, head)} (${clone} was not read: it is a clone at ${later}, not the pinned commit; \`--update\` pins it)`]);
+    git("reset", "-q", "--hard", head);
     rmSync(lock);
     // A change outside the kept folders is no matter; one inside, committed or not, tracked or not, is.
     writeFileSync(join(clone, "README.md"), "edited\n");

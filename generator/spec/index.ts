@@ -535,7 +535,10 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   if (options.ref !== undefined) checkRef(options.ref);
   // With --from, --update pins the folder as the commit --ref names, and needs no network.
   if (options.update && options.offline && options.from === undefined) {
-    throw fail("MCG001", "--update moves pins to what their refs name now, which needs the network: it cannot go with --offline");
+    throw fail(
+      "MCG001",
+      "--update moves pins to what their refs name now, which needs the network: it cannot go with --offline; with no network, `--from <clone> --update` pins a local clone (its HEAD, or the commit a full --ref sha names)",
+    );
   }
   if (options.from === "") throw fail("MCG001", "--from needs a folder: a spec repository folder (a local clone) at the locked commit");
   const from = options.from === undefined ? undefined : resolve(options.from);
@@ -650,8 +653,10 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         pins[job.index] = pin;
         lockChanged = true;
       }
-      // With --from, the folder was not read (helper-108: nothing said so, whatever commit it held).
-      progress(`${refAndCommit(pin.ref, pin.commit)} found in the cache ${cached}${from !== undefined ? ` (${from} was not read)` : ""}`);
+      // With --from, the folder was not read (helper-108: nothing said so, whatever commit it held), and without --update a
+      // folder at another commit left the pin where it was with no word of it (helper-137).
+      const unread = from === undefined ? "" : ` (${from} was not read${enforce ? unreadFolderNote(from, pin.commit) : ""})`;
+      progress(`${refAndCommit(pin.ref, pin.commit)} found in the cache ${cached}${unread}`);
       if (enforce) warnUnnamed(pin, found, where.lockFile, pins, progress);
       results.push({ pin, dir: cached, downloaded: false, lockWritten: false, ...(replaced !== undefined ? { replaced } : {}) });
       continue;
@@ -838,6 +843,22 @@ interface WorkTree {
  * spec), or `git` is missing or refuses it (another user's repository). No hook or fsmonitor of the
  * repository runs, and `GIT_*` variables of the environment are not passed on.
  */
+/**
+ * Why a `--from` folder was not read when the lock's pin was served from the cache, as a clause: a clone at the pinned
+ * commit, one at another commit (which `--update` pins), or a folder that does not say which commit it holds.
+ */
+function unreadFolderNote(folder: string, pinned: string): string {
+  let head: string | undefined;
+  try {
+    head = workTree(folder)?.commit;
+  } catch {
+    head = undefined;
+  }
+  if (head === pinned) return ": it is a clone at the pinned commit";
+  if (head !== undefined) return `: it is a clone at ${head}, not the pinned commit; \`--update\` pins it`;
+  return ": the lock's pin is served; `--update` with --ref <full commit sha> pins the folder instead";
+}
+
 function workTree(folder: string): WorkTree | undefined {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
   const git = (...args: string[]): string | undefined => {
