@@ -845,8 +845,14 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * still do not (before, the new session's client was sent their input requests, whatever capabilities it declared).
    */
   const channelTerms = new WeakMap<object, { closed?: string }>();
-  /** The terms a session an `initialize` is opening replaces: closed when it opens ({@link openSession}). */
-  const supersededTerms = new WeakMap<LegacySession, readonly { closed?: string }[]>();
+  /**
+   * Each channel's terms before its present one that are not closed yet: an `initialize` starts a new term, and those
+   * before it are closed when a session opens ({@link openSession}) or the channel closes, not when that `initialize`
+   * arrives. One that never opens (it failed, or was cancelled) leaves them to the next that does: the session it would
+   * have replaced still serves their requests (before, an initialize that failed left them open when a later one opened,
+   * or the channel closed, and their input requests went to the new session's client, or to the closed channel).
+   */
+  const earlierTerms = new WeakMap<object, { closed?: string }[]>();
   let outgoingIds = 0;
   /** The random part of the elicitation ids the core makes ({@link withElicitationId}), made at the first. */
   let elicitationPrefix: string | undefined;
@@ -1259,6 +1265,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const message: OutgoingNotification = { jsonrpc: "2.0", method: serving.revision.cancelledMethod, params: { requestId, reason } };
     if (outgoingProblem(serving.revision, message) !== undefined) return;
     serving.tell(message);
+  }
+
+  /** Closes the terms of a channel before its present one ({@link earlierTerms}), those closed already keeping why. */
+  function closeEarlierTerms(channel: object, why: string): void {
+    for (const term of earlierTerms.get(channel) ?? []) if (term.closed === undefined) term.closed = why;
+    earlierTerms.delete(channel);
   }
 
   function termOf(channel: object): { closed?: string } {
@@ -1695,7 +1707,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const answered = own(result, "protocolVersion");
     const version = typeof answered === "string" ? answered : pending.protocolVersion;
     closeChannel(channel, "the client initialized the session again", pending);
-    for (const term of supersededTerms.get(pending) ?? []) if (term.closed === undefined) term.closed = "the client initialized the session again";
+    closeEarlierTerms(channel, "the client initialized the session again");
     sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
   }
 
@@ -1725,7 +1737,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * goes on (a client may write them before the `initialize` is answered).
    */
   function closeChannel(channel: object, why: string = "the session closed", keep?: LegacySession): void {
-    if (keep === undefined) termOf(channel).closed = why;
+    if (keep === undefined) {
+      termOf(channel).closed = why;
+      closeEarlierTerms(channel, why);
+    }
     for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
       if (session !== undefined && session !== keep) endSession(session, why);
     }
@@ -1803,12 +1818,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context, clientBytes);
       // A new term for the session it opens; the requests of the one it replaces (a live session's, another initialize's
-      // in flight) keep theirs, closed once it opens, so that none asks the new session's client for input.
+      // in flight) keep theirs, closed once a later session opens, so that none asks the new session's client for input.
       const replaced = openingSessions.get(channel);
       const current = channelTerms.get(channel);
       if (current !== undefined) {
         channelTerms.set(channel, {});
-        if (current.closed === undefined) supersededTerms.set(pendingSession, [...((replaced && supersededTerms.get(replaced)) ?? []), current]);
+        if (current.closed === undefined) {
+          const earlier = earlierTerms.get(channel);
+          if (earlier === undefined) earlierTerms.set(channel, [current]);
+          else earlier.push(current);
+        }
       }
       openings.add(controller);
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.

@@ -809,6 +809,51 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect((await fresh)?.error?.code).toBe(-32603);
   });
 
+  it("a request of a session outlived by an initialize that never opened asks no later session's client, nor after a close", async () => {
+    // An initialize that fails (here: its POST dropped) leaves the session it would have replaced open; the requests that
+    // session served before it are still that session's when a later initialize replaces it, or the channel closes.
+    for (const end of ["initialize", "close"] as const) {
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let started: () => void = () => {};
+      const running = new Promise<void>((resolve) => (started = resolve));
+      let calls = 0;
+      const d = dual({
+        inputTimeoutMs: 5000,
+        tools: [
+          {
+            definition: ASK,
+            call: async (_args: Json, context: RequestContextCore) => {
+              if (context.inputResponses !== undefined) return { content: [{ type: "text", text: "answered" }] };
+              if (++calls === 1) {
+                started();
+                await released;
+              }
+              return { resultType: "input_required", inputRequests: { name: NAME_REQUEST } };
+            },
+          },
+        ] as never,
+      });
+      const client = legacyClient(d);
+      await client.open();
+      const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+      await within(running);
+      const dropped = new AbortController();
+      const failed = client.send(initialize(7, LEGACY_VERSION, { elicitation: {} }), dropped.signal);
+      dropped.abort();
+      expect(await failed).toBeUndefined();
+      const why = end === "initialize" ? "the client initialized the session again" : "the session closed";
+      if (end === "initialize") expect((await client.open(LEGACY_VERSION, {}))?.result).toBeDefined();
+      else d.closeChannel(client.channel);
+      release();
+      expect({ end, outcome: await settledWithin(old, 1000) }).toEqual({
+        end,
+        outcome: { jsonrpc: "2.0", id: 1, error: { code: -32603, message: expect.stringMatching(new RegExp(`^Internal error: no answer to elicitation/create \\(id \\d+\\): ${why}$`)) } },
+      });
+      expect(client.sent.filter((m) => "id" in m)).toEqual([]);
+    }
+  });
+
   it("cancellation of the original request and the wait's time limit give up the pending request", async () => {
     const d = dual({ inputTimeoutMs: 50 });
     const client = legacyClient(d);
