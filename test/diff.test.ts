@@ -1148,6 +1148,17 @@ describe("diff's inputs (helper-57)", () => {
     }
   });
 
+  it("the --spec a folder's hint offers is quoted for a shell where its path needs it", async () => {
+    const dir = scratchDir("diff-folder-side-quoted");
+    const schema = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Implementation { name: string }\n';
+    writeFileSync(join(dir, "a.ts"), schema);
+    const clone = join(dir, "my clone");
+    mkdirSync(join(clone, "schema"), { recursive: true });
+    expect((await cli("diff", join(dir, "a.ts"), clone)).stderr).toBe(
+      `error MCG102: schema path is a directory, not a file: ${clone}; it holds schema/, as a clone of the spec repository does: name one of its versions with --spec '${clone}'\n1 error; nothing was compared\n`,
+    );
+  });
+
   it("with --spec, a bare version name is the version even where a file has that name (said in a warning); ./name is the file", async () => {
     const dir = scratchDir("diff-version-or-file");
     const draft = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");

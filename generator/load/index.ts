@@ -19,6 +19,7 @@ import { basename, join } from "node:path";
 import type { SourceFile } from "ts-morph";
 import { Node, Project, SyntaxKind, ts } from "../ts-morph.js";
 import { DiagnosticBag, fail, isStackOverflow } from "../errors.js";
+import { shellQuote } from "../shell.js";
 import type { Diagnostic } from "../ir.js";
 
 /** Where the schema comes from. */
@@ -97,7 +98,7 @@ export function folderHint(path: string): string {
     }
   };
   if (isA(join(path, "schema.ts"), "file")) return `; give the schema file inside it: ${join(path, "schema.ts")}`;
-  if (isA(join(path, "schema"), "folder")) return `; it holds schema/, as a clone of the spec repository does: name one of its versions with --spec ${path}`;
+  if (isA(join(path, "schema"), "folder")) return `; it holds schema/, as a clone of the spec repository does: name one of its versions with --spec ${shellQuote(path)}`;
   return "";
 }
 
