@@ -854,6 +854,55 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     }
   });
 
+  it("initializes that keep failing keep at most 16 earlier terms open: the oldest one's request then asks for nothing", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let calls = 0;
+    const d = dual({
+      inputTimeoutMs: 5000,
+      tools: [
+        {
+          definition: ASK,
+          call: async (_args: Json, context: RequestContextCore) => {
+            if (context.inputResponses !== undefined) return { content: [{ type: "text", text: "answered" }] };
+            if (++calls === 1) {
+              started();
+              await released;
+            }
+            return { resultType: "input_required", inputRequests: { name: NAME_REQUEST } };
+          },
+        },
+      ] as never,
+    });
+    const client = legacyClient(d);
+    client.answerWith(() => ({ result: { action: "accept", content: { name: "Ann" } } }));
+    await client.open();
+    const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await within(running);
+    const fail = async (times: number) => {
+      for (let i = 0; i < times; i++) {
+        const dropped = new AbortController();
+        const failed = client.send(initialize(100 + i, LEGACY_VERSION, { elicitation: {} }), dropped.signal);
+        dropped.abort();
+        expect(await failed).toBeUndefined();
+      }
+    };
+    // 16 failed: the session still serves its request (its client is the one that answers).
+    await fail(16);
+    const kept = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
+    expect((await settledWithin(kept, 1000)) as Json).toMatchObject({ id: 2, result: { content: [{ text: "answered" }] } });
+    // One more: the term request 1 arrived in is the oldest past the bound, and closed.
+    await fail(1);
+    release();
+    expect(await settledWithin(old, 1000)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32603, message: expect.stringMatching(/^Internal error: no answer to elicitation\/create \(id \d+\): the client initialized the session again$/) },
+    });
+  });
+
   it("cancellation of the original request and the wait's time limit give up the pending request", async () => {
     const d = dual({ inputTimeoutMs: 50 });
     const client = legacyClient(d);

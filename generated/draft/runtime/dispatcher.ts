@@ -1828,7 +1828,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         if (current.closed === undefined) {
           const earlier = earlierTerms.get(channel);
           if (earlier === undefined) earlierTerms.set(channel, [current]);
-          else earlier.push(current);
+          else {
+            earlier.push(current);
+            // A client whose initializes keep failing grows the list no further: the oldest term is closed, as a session's
+            // opening would close it.
+            if (earlier.length > MAX_EARLIER_TERMS) earlier.shift()!.closed = "the client initialized the session again";
+          }
         }
       }
       openings.add(controller);
@@ -2308,6 +2313,12 @@ function structuredContentProblem(outputSchema: unknown, result: unknown, comple
   // The problems' JSON Pointers are within structuredContent.
   return problem === undefined ? undefined : "its structuredContent: " + problem;
 }
+
+/**
+ * How many terms of a channel before its present one a dispatcher keeps open while `initialize`s that never open a
+ * session follow each other: the requests of the oldest past it ask their client for nothing more.
+ */
+const MAX_EARLIER_TERMS = 16;
 
 /** How many distinct reports of tools left out of a legacy `tools/list` a dispatcher remembers having made; past them, each is made again. */
 const MAX_TOLD_LEFT_OUT = 64;
