@@ -17,7 +17,8 @@ import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions, 
 import { TARGET_NAMES } from "./emit/index.js";
 import { checkOutput, fileHead, heldSignalsReleased, isInside, leftByKilledRun, setInterruptNote, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
 import { withoutByteOrderMark } from "./json-text.js";
-import { diffSnapshots, formatDiff } from "./diff/index.js";
+import { diffSnapshots, formatDiff, hasChanges } from "./diff/index.js";
+import type { ProtocolSnapshot } from "./diff/snapshot.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, parseOptionsLine, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
@@ -828,8 +829,8 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
       const what = [...revisionsBefore].sort().join() === [...revisionsNow].sort().join() ? "the order of the protocol revisions" : "the protocol revisions";
       io.stdout(`${what} changed since ${out} was generated: ${revisionsBefore.join(", ")} → ${revisionsNow.join(", ")}${noLonger}\n`);
     }
-    // A revision whose input changed: its protocol changes counted, as a spec update's summary (helper-100: only --check
-    // said what an update changed, and a plain run that followed the update said nothing of it).
+    // A revision whose input changed: its protocol changes listed, as --check lists them (helper-100: only --check said
+    // what an update changed, and a plain run that followed the update said nothing of it).
     if (manifestBefore !== undefined) printInputChanges(out, manifestBefore, fresh, io);
     if (changedOptions.length > 0) io.stdout(`the options changed since ${out} was generated: ${changedOptions.join(", ")}\n`);
     if (removed.length > 0) io.stdout(`removed (this run does not produce them): ${removed.join(", ")}\n`);
@@ -884,7 +885,7 @@ function explainDrift(out: string, manifest: GeneratedFile, generated: readonly 
             ? inputChange(undefined, fromHeaders!.sha256s[0]!, { file: fresh.input.file, sha256: fromHeaders!.freshSha256s[0]! })
             : `sha256 ${fromHeaders!.sha256s.map(shortSha).join(", ")} → ${fromHeaders!.freshSha256s.map(shortSha).join(", ")}`;
       io.stdout(`the input changed since ${out} was generated: ${change}\n`);
-      if (old) io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(old.protocol, fresh.protocol)).replace(/^(?=.)/gm, "  ")}`);
+      if (old) io.stdout(protocolChanges(old.protocol, fresh.protocol));
       else if (onDisk.state === "unreadable") {
         io.stdout(`(${inOut(MANIFEST_FILE)} cannot be read (${onDisk.reason}), so the protocol changes cannot be listed; it is rewritten by the next run without --check)\n`);
       } else io.stdout(`(${out} has no ${MANIFEST_FILE}, so the protocol changes cannot be listed; it is written by the next run without --check)\n`);
@@ -943,7 +944,7 @@ function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO)
       continue;
     }
     io.stdout(inputChangedLine(out, was, revision));
-    io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(was.protocol, revision.protocol)).replace(/^(?=.)/gm, "  ")}`);
+    io.stdout(protocolChanges(was.protocol, revision.protocol));
   }
   for (const revision of before) {
     if (after.some((r) => r.folder === revision.folder)) continue;
@@ -953,6 +954,12 @@ function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO)
   const options = optionChanges(old.options, fresh.options);
   if (any && options.length > 0) io.stdout(`the options changed too: ${options.join(", ")}\n`);
   return any;
+}
+
+/** What changed in the protocol's terms between two snapshots, as `--check` and a write say it: each change as `diff` prints it, indented, or none. */
+function protocolChanges(before: ProtocolSnapshot, after: ProtocolSnapshot): string {
+  const diff = diffSnapshots(before, after);
+  return hasChanges(diff) ? `protocol changes:\n${formatDiff(diff).replace(/^(?=.)/gm, "  ")}` : "protocol changes: none\n";
 }
 
 /**
@@ -966,7 +973,7 @@ function printInputChanges(out: string, old: Manifest, fresh: Manifest, io: CliI
     if (was === undefined || was.input.sha256 === revision.input.sha256) continue;
     io.stdout(inputChangedLine(out, was, revision));
     // Each change, as --check lists them: after the write, --check is clean and the input it was compared with is gone.
-    io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(was.protocol, revision.protocol)).replace(/^(?=.)/gm, "  ")}`);
+    io.stdout(protocolChanges(was.protocol, revision.protocol));
   }
 }
 
