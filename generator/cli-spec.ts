@@ -161,8 +161,8 @@ async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): P
     const onProgress = progressOnce(io);
     const warn = (line: string) => io.stderr(`${line}\n`);
     const inputs = [await diffInput(from, flags, onProgress, warn), await diffInput(to, flags, onProgress, warn)] as const;
-    const [same, other] = inputs.map(inputFile);
-    if (same !== undefined && same === other) warn(`note: both sides are ${same}, so nothing can differ (compare two versions or two files)`);
+    const [one, other] = inputs.map(inputFile);
+    if (one !== undefined && one.id === other?.id) warn(`note: both sides are ${one.path}, so nothing can differ (compare two versions or two files)`);
     const [a, b] = snapshotsOfBoth(inputs);
     for (const w of [...a.warnings, ...b.warnings]) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
     const diff = diffSnapshots(a.snapshot, b.snapshot);
@@ -174,11 +174,16 @@ async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): P
   }
 }
 
-/** The schema file a `diff` side reads, resolved through links; `undefined` when it cannot be resolved (the read says why). */
-function inputFile(input: SchemaInput): string | undefined {
+/**
+ * The schema file a `diff` side reads: its path resolved through symbolic links, and the device and inode that make it
+ * one file through hard links too; `undefined` when it cannot be read (the read says why).
+ */
+function inputFile(input: SchemaInput): { readonly path: string; readonly id: string } | undefined {
   const file = "path" in input ? input.path : "specDir" in input ? join(input.specDir, "schema", input.version, "schema.ts") : undefined;
   try {
-    return file === undefined ? undefined : realpathSync(file);
+    if (file === undefined) return undefined;
+    const stat = statSync(file, { bigint: true });
+    return { path: realpathSync(file), id: `${stat.dev}:${stat.ino}` };
   } catch {
     return undefined;
   }

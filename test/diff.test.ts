@@ -5,7 +5,7 @@
  * the two schema.ts files themselves.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
@@ -445,10 +445,14 @@ describe("diff on a fixture pair", () => {
       stdout: "no protocol changes\n",
       stderr: `note: both sides are ${realpathSync(BEFORE)}, so nothing can differ (compare two versions or two files)\n`,
     });
-    // Two files with the same schema: no note.
+    // Two files with the same schema: no note; a hard link is the same file (helper-138).
     const copy = join(scratchDir("diff-same-schema"), "copy.ts");
     writeFileSync(copy, readFileSync(BEFORE));
     expect(await cli("diff", BEFORE, copy)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    const linked = join(dirname(copy), "linked.ts");
+    rmSync(linked, { force: true });
+    linkSync(copy, linked);
+    expect((await cli("diff", copy, linked)).stderr).toBe(`note: both sides are ${realpathSync(copy)}, so nothing can differ (compare two versions or two files)\n`);
     const missing = await cli("diff", BEFORE, join(ROOT, "test", "diff-fixtures", "none.ts"));
     expect(missing).toEqual({
       code: 2,
