@@ -727,11 +727,16 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(await d.handle({ jsonrpc: "2.0", id: asked.id, result: { action: "accept" } }, { channel: client.channel })).toBeUndefined();
   });
 
-  it("a request still running when its channel closes, asking for input after an initialize opened a new session on the channel, is answered -32603 at once: the new session's client is not asked", async () => {
+  /**
+   * A dual-era dispatcher whose `ask` tool, at its first call, says it is `running` and waits to be `release`d, then asks
+   * for the user's name (an `InputRequiredResult`); later calls ask at once, and a retry with the answer completes.
+   */
+  function heldAsk(): { d: Dispatcher; release: () => void; running: Promise<void> } {
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let started: () => void = () => {};
     const running = new Promise<void>((resolve) => (started = resolve));
+    let calls = 0;
     const d = dual({
       inputTimeoutMs: 5000,
       tools: [
@@ -739,13 +744,20 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
           definition: ASK,
           call: async (_args: Json, context: RequestContextCore) => {
             if (context.inputResponses !== undefined) return { content: [{ type: "text", text: "answered" }] };
-            started();
-            await released;
+            if (++calls === 1) {
+              started();
+              await released;
+            }
             return { resultType: "input_required", inputRequests: { name: NAME_REQUEST } };
           },
         },
       ] as never,
     });
+    return { d, release, running };
+  }
+
+  it("a request still running when its channel closes, asking for input after an initialize opened a new session on the channel, is answered -32603 at once: the new session's client is not asked", async () => {
+    const { d, release, running } = heldAsk();
     const client = legacyClient(d);
     await client.open();
     const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
@@ -768,27 +780,7 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
   });
 
   it("a request still running when the client initializes the session again (stdio: one channel), asking for input after, is answered -32603 at once; the new session's requests ask", async () => {
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let started: () => void = () => {};
-    const running = new Promise<void>((resolve) => (started = resolve));
-    let calls = 0;
-    const d = dual({
-      inputTimeoutMs: 5000,
-      tools: [
-        {
-          definition: ASK,
-          call: async (_args: Json, context: RequestContextCore) => {
-            if (context.inputResponses !== undefined) return { content: [{ type: "text", text: "answered" }] };
-            if (++calls === 1) {
-              started();
-              await released;
-            }
-            return { resultType: "input_required", inputRequests: { name: NAME_REQUEST } };
-          },
-        },
-      ] as never,
-    });
+    const { d, release, running } = heldAsk();
     const client = legacyClient(d);
     await client.open();
     const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
@@ -813,27 +805,7 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     // An initialize that fails (here: its POST dropped) leaves the session it would have replaced open; the requests that
     // session served before it are still that session's when a later initialize replaces it, or the channel closes.
     for (const end of ["initialize", "close"] as const) {
-      let release: () => void = () => {};
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let started: () => void = () => {};
-      const running = new Promise<void>((resolve) => (started = resolve));
-      let calls = 0;
-      const d = dual({
-        inputTimeoutMs: 5000,
-        tools: [
-          {
-            definition: ASK,
-            call: async (_args: Json, context: RequestContextCore) => {
-              if (context.inputResponses !== undefined) return { content: [{ type: "text", text: "answered" }] };
-              if (++calls === 1) {
-                started();
-                await released;
-              }
-              return { resultType: "input_required", inputRequests: { name: NAME_REQUEST } };
-            },
-          },
-        ] as never,
-      });
+      const { d, release, running } = heldAsk();
       const client = legacyClient(d);
       await client.open();
       const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
@@ -855,27 +827,7 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
   });
 
   it("initializes that keep failing keep at most 16 earlier terms open: the oldest one's request then asks for nothing", async () => {
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let started: () => void = () => {};
-    const running = new Promise<void>((resolve) => (started = resolve));
-    let calls = 0;
-    const d = dual({
-      inputTimeoutMs: 5000,
-      tools: [
-        {
-          definition: ASK,
-          call: async (_args: Json, context: RequestContextCore) => {
-            if (context.inputResponses !== undefined) return { content: [{ type: "text", text: "answered" }] };
-            if (++calls === 1) {
-              started();
-              await released;
-            }
-            return { resultType: "input_required", inputRequests: { name: NAME_REQUEST } };
-          },
-        },
-      ] as never,
-    });
+    const { d, release, running } = heldAsk();
     const client = legacyClient(d);
     client.answerWith(() => ({ result: { action: "accept", content: { name: "Ann" } } }));
     await client.open();
