@@ -439,8 +439,10 @@ describe("handle(): raw messages and their exact answers", () => {
         "options.capabilities leaves out resources, so the resources/list handler is never called (resources/list is answered -32601): add resources to options.capabilities, or leave options.capabilities out to derive the capabilities from the handlers",
         { method: "resources/list", reason: "unadvertised-handler" },
       ],
-      [expect.stringContaining("the resources/templates/list handler is never called"), { method: "resources/templates/list", reason: "unadvertised-handler" }],
-      [expect.stringContaining("the resources/read handler is never called"), { method: "resources/read", reason: "unadvertised-handler" }],
+      ...["resources/templates/list", "resources/read"].map((method) => [
+        `options.capabilities leaves out resources, so the ${method} handler is never called (${method} is answered -32601): add resources to options.capabilities, or leave options.capabilities out to derive the capabilities from the handlers`,
+        { method, reason: "unadvertised-handler" },
+      ]),
       [
         "options.capabilities leaves out tools, so the tools of options.tools are never listed or called (tools/list is answered -32601): add tools to options.capabilities, or leave options.capabilities out to derive the capabilities from the handlers",
         { method: "tools/list", reason: "unadvertised-handler" },
