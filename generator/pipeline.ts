@@ -89,7 +89,10 @@ export function analyzeSchema(input: SchemaInput, resolved: GeneratorOptions): A
   try {
     const model = analyze(ir);
     const protocol = protocolFacts(model, resolved.protocolRules);
-    if (protocol.rulesNote !== undefined) warnings.push({ code: "MCG260", message: protocol.rulesNote });
+    if (protocol.rulesNote !== undefined) {
+      const { message, overridable } = protocol.rulesNote;
+      warnings.push({ code: "MCG260", message: overridable ? `${message} (choose with --protocol-rules)` : message });
+    }
     warnings.push(...protocol.warnings);
     return { loaded, ir, model, protocol, warnings, header: headerOf(headerSource([loaded]), resolved) };
   } catch (error) {

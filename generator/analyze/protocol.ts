@@ -12,7 +12,7 @@
  */
 import { constantWords } from "../case.js";
 import type { Diagnostic, ObjectType, Property, SourceSpan, TypeExpr } from "../ir.js";
-import { selectRules, type ProtocolRules } from "../rules/index.js";
+import { selectRules, type ProtocolRules, type RulesNote } from "../rules/index.js";
 import type { Model } from "./index.js";
 import { typeReference, type TypeReference } from "./reference.js";
 
@@ -88,7 +88,7 @@ export interface ProtocolFacts {
   /** The schema's `LATEST_PROTOCOL_VERSION`, else the rules' revision: the version a server of this schema speaks. */
   readonly protocolVersion: string;
   /** Why the rules were chosen when not an exact match (a warning). */
-  readonly rulesNote?: string;
+  readonly rulesNote?: RulesNote;
   readonly errorCodes: readonly ErrorCodeFact[];
   /** `RequestId` when the schema exports it. */
   readonly requestIdType?: TypeReference;

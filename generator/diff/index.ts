@@ -42,7 +42,7 @@ function rulesWarning(model: ReturnType<typeof analyze>, facts: ReturnType<typeo
   // it has none either: said only for a version the rules do not know, whose rules differ from what a reader expects.
   const latest = model.declarations.get("LATEST_PROTOCOL_VERSION");
   if (facts.rulesNote === undefined || latest === undefined) return [];
-  const message = `${facts.rulesNote.replace(/ \(choose with --protocol-rules\)$/, "")}: the error codes, _meta keys and results those rules name are compared as that revision's`;
+  const message = `${facts.rulesNote.message}: the error codes, _meta keys and results those rules name are compared as that revision's`;
   return [{ code: "MCG260", message, span: latest.span }];
 }
 

@@ -305,10 +305,19 @@ export const RULES: readonly ProtocolRules[] = [
 export const RULE_VERSIONS: readonly string[] = RULES.map((r) => r.version);
 
 /** What {@link selectRules} chose, and why. */
+/** Why the rules were chosen when not an exact match: the sentence, and whether `--protocol-rules` could choose others. */
+export interface RulesNote {
+  readonly message: string;
+  readonly overridable: boolean;
+}
+
 export interface RuleSelection {
   readonly rules: ProtocolRules;
-  /** Set when the choice is not an exact match for the schema's version (for a warning). */
-  readonly note?: string;
+  /**
+   * Set when the choice is not an exact match for the schema's version (for a warning); `overridable` when the rules were
+   * guessed from a version the table lacks, which `--protocol-rules` can name instead.
+   */
+  readonly note?: RulesNote;
 }
 
 /**
@@ -327,7 +336,7 @@ export function selectRules(latestProtocolVersion: string | undefined, override:
   }
   const newest = RULES[RULES.length - 1]!;
   if (latestProtocolVersion === undefined) {
-    return { rules: newest, note: `the schema has no LATEST_PROTOCOL_VERSION; using the rules of ${newest.version}` };
+    return { rules: newest, note: { message: `the schema has no LATEST_PROTOCOL_VERSION; using the rules of ${newest.version}`, overridable: false } };
   }
   const exact = RULES.find((r) => r.version === latestProtocolVersion);
   if (exact) return { rules: exact };
@@ -335,7 +344,7 @@ export function selectRules(latestProtocolVersion: string | undefined, override:
   const chosen = before.length > 0 ? before[before.length - 1]! : RULES[0]!;
   return {
     rules: chosen,
-    note: `no rules for protocol version ${latestProtocolVersion}; using those of ${chosen.version} (choose with --protocol-rules)`,
+    note: { message: `no rules for protocol version ${latestProtocolVersion}; using those of ${chosen.version}`, overridable: true },
   };
 }
 
