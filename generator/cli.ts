@@ -620,7 +620,9 @@ function generateJobs(flags: GenerateFlags, given: ReadonlySet<string>): Generat
   if (flags.dumpIr !== undefined) throw usage("--dump-ir needs an input and --out (a configuration file may have several outputs)");
   const file = flags.config ?? findConfigFile(process.cwd());
   if (file === undefined) {
-    throw usage(`missing input: give --schema <file> (or --spec <dir> with --spec-version <name>) and --out <dir>, or write a ${CONFIG_FILE_NAME} (none was found in ${process.cwd()} or above)`);
+    throw usage(
+      `missing input: give --schema <file> (or --spec <dir> with --spec-version <name>, or --spec-version <name> alone for the locked spec revision) and --out <dir>, or write a ${CONFIG_FILE_NAME} (none was found in ${process.cwd()} or above)`,
+    );
   }
   const config = loadConfig(file);
   const overrides = chosenOptions(flags, given);

@@ -169,7 +169,7 @@ describe("mcp-schema-codegen.config.json", () => {
     process.chdir("/");
     const none = await cli("generate");
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain(`error MCG001: missing input: give --schema <file> (or --spec <dir> with --spec-version <name>) and --out <dir>, or write a ${CONFIG_FILE_NAME}`);
+    expect(none.stderr).toContain(`error MCG001: missing input: give --schema <file> (or --spec <dir> with --spec-version <name>, or --spec-version <name> alone for the locked spec revision) and --out <dir>, or write a ${CONFIG_FILE_NAME}`);
   });
 
   it("refuses unknown keys, wrong types and values, unset variables, with file:line:col (MCG020), all at once", async () => {

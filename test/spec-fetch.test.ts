@@ -311,6 +311,11 @@ describe("spec fetch", () => {
         `error MCG505: --offline: the locked revision ${COMMIT} is not in the cache ${cache} (it would be downloaded from ${base}/${COMMIT}); ` +
           `run without --offline, or fill the cache from a clone at that commit with \`spec fetch --lock ${lock} --from <clone>\`, or let generate, diff and scaffold read a local clone with --spec <clone>, which needs no lock\n1 error; the lock file was not changed\n`,
       );
+      // --update with no network: a clone's HEAD moves the pin (helper-139: only --spec was offered).
+      expect((await cli("spec", "fetch", "--update", "--lock", lock)).stderr).toBe(
+        `${COMMIT}: downloading ${base}/${COMMIT}\nerror MCG501: cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; ` +
+          `${advice.replace("without a download, ", `without a download, move the pin to the commit a local clone's HEAD names with \`spec fetch --lock ${lock} --from <clone> --update\`, or `)}\n1 error; the lock file was not changed\n`,
+      );
       expect(readFileSync(lock, "utf8")).toBe(readFileSync(SPEC_LOCK, "utf8"));
       // Set but empty is unset: the default server (helper-85: 'the base URL "" is not an http:// or https:// URL').
       process.env.MCP_SPEC_BASE_URL = "";
@@ -1151,6 +1156,10 @@ describe("spec fetch --from <dir> --ref <commit>: a folder pinned as the commit 
       `error MCG503: --from ${clone} is a git work tree at commit ${head}, not ${COMMIT} as --ref says; \`git -C ${clone} checkout ${COMMIT}\` first, or leave --ref out to pin ${head}; nothing was cached`,
     ]);
     expect((await failure(fetchSpec({ ...options, from: clone, ref: "main" })))[0]).toContain(`--ref main is no full commit sha, and a folder does not say what a branch or tag names (leave --ref out to pin the clone's HEAD, ${head}); name it with`);
+    // With --update too (helper-139: only the full-sha rule was said).
+    expect(await failure(fetchSpec({ ...options, from: clone, ref: "main", update: true }))).toEqual([
+      `error MCG001: --from with --update pins the folder as the commit --ref names, which must be a full commit sha (40 hex digits, not "main"): a folder does not say which commit it holds, nor what a branch or tag names now; leave --ref out to pin the clone's HEAD, ${head}`,
+    ]);
     expect(existsSync(lock)).toBe(false);
     // A file git ignores, or one it is told not to look at, is no part of the commit either (helper-116: both were pinned).
     writeFileSync(join(clone, ".gitignore"), "schema/extra/\n");

@@ -556,7 +556,8 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   if (options.update && from !== undefined && (ref === undefined || !FULL_COMMIT.test(ref))) {
     throw fail(
       "MCG001",
-      `--from with --update pins the folder as the commit --ref names, which must be a full commit sha (40 hex digits${ref === undefined ? "" : `, not ${JSON.stringify(ref)}`}): a folder does not say which commit it holds, nor what a branch or tag names now`,
+      `--from with --update pins the folder as the commit --ref names, which must be a full commit sha (40 hex digits${ref === undefined ? "" : `, not ${JSON.stringify(ref)}`}): a folder does not say which commit it holds, nor what a branch or tag names now` +
+        (tree !== undefined && options.ref !== undefined ? `; leave --ref out to pin the clone's HEAD, ${tree.commit}` : ""),
     );
   }
 
@@ -727,7 +728,9 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       ? `fill the cache from a clone at commit ${job.locked!.commit} with \`${fetchCommand(where.lockFile, "--from", "<clone>")}\`, which keeps the lock`
       : !lock
         ? `pin a local clone as the commit its HEAD names with \`${fetchCommand(where.lockFile, "--from", "<clone>")}\` (a folder that is no clone needs --ref <full commit sha>)`
-        : undefined;
+        : options.update
+          ? `move the pin to the commit a local clone's HEAD names with \`${fetchCommand(where.lockFile, "--from", "<clone>", "--update")}\``
+          : undefined;
     const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, downloadAdvice(options.downloadAlternatives ?? alternatives, copy));
     const info = await checkArchive(archive, shown, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
     if (enforce && info.commit !== job.locked!.commit) {
