@@ -731,7 +731,7 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
    * A dual-era dispatcher whose `ask` tool, at its first call, says it is `running` and waits to be `release`d, then asks
    * for the user's name (an `InputRequiredResult`); later calls ask at once, and a retry with the answer completes.
    */
-  function heldAsk(): { d: Dispatcher; release: () => void; running: Promise<void> } {
+  function heldAsk(handlers?: DispatcherOptions["handlers"]): { d: Dispatcher; release: () => void; running: Promise<void> } {
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let started: () => void = () => {};
@@ -739,6 +739,7 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     let calls = 0;
     const d = dual({
       inputTimeoutMs: 5000,
+      ...(handlers === undefined ? {} : { handlers }),
       tools: [
         {
           definition: ASK,
@@ -853,6 +854,34 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
       id: 1,
       error: { code: -32603, message: expect.stringMatching(/^Internal error: no answer to elicitation\/create \(id \d+\): the client initialized the session again$/) },
     });
+  });
+
+  it("a request of an open session that asks for input while an initialize is in flight waits for nothing of that initialize: it asks, and when that initialize fails it is answered", async () => {
+    // An initialize the server is slow to answer (a handler of its own), then dropped: the session it would have replaced is still open.
+    let answerInitialize: () => void = () => {};
+    let initializes = 0;
+    const { d, release, running } = heldAsk({
+      initialize: async (params: Json) => {
+        if (++initializes === 2) await new Promise<void>((resolve) => (answerInitialize = resolve));
+        return { protocolVersion: params["protocolVersion"], capabilities: CAPABILITIES, serverInfo: SERVER_INFO };
+      },
+    });
+    const client = legacyClient(d);
+    client.answerWith(() => ({ result: { action: "accept", content: { name: "Ann" } } }));
+    expect((await client.open())?.result).toBeDefined();
+    const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await within(running);
+    const dropped = new AbortController();
+    const failed = client.send(initialize(7, LEGACY_VERSION, { elicitation: {}, sampling: {} }), dropped.signal);
+    release();
+    // Its session is open and initialized: the request asks its client at once (before, it waited for the initialize's notifications/initialized).
+    await within(until(() => client.sent.some((m) => "id" in m)));
+    dropped.abort();
+    answerInitialize();
+    expect(await failed).toBeUndefined();
+    expect(await settledWithin(old, 1000)).toMatchObject({ id: 1, result: { content: [{ text: "answered" }] } });
+    expect(d.sessionOf(client.channel)).toMatchObject({ clientCapabilities: { elicitation: {} }, initialized: true });
+    expect(d.sessionOf(client.channel)?.clientCapabilities).toEqual({ elicitation: {} });
   });
 
   it("cancellation of the original request and the wait's time limit give up the pending request", async () => {

@@ -1164,7 +1164,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const timer = PLATFORM.setTimeout(() => giveUp("the client did not answer within " + inputTimeoutMs + " ms"), inputTimeoutMs);
     try {
       // Nothing but pings and logging goes to a client before it said it is initialized (2025-11-25 basic/lifecycle § Initialization): the round waits for it, within its time limit.
-      const session = liveSession(serving.channel);
+      // The session that serves the request: one that arrived before the initialize in flight (its term is an earlier one)
+      // is the open session's, and waits for nothing of a session that may never open (before, it waited for that
+      // initialize's notifications/initialized, and was refused when that initialize failed, its own session still open).
+      const opening = openingSessions.get(serving.channel);
+      const before = opening !== undefined && serving.term !== undefined && serving.term !== channelTerms.get(serving.channel);
+      const session = (before ? sessions.get(serving.channel) : undefined) ?? liveSession(serving.channel);
       if (session !== undefined && !session.initialized) {
         let waiting: (gone?: string) => void = () => {};
         const initialized = new Promise<string | undefined>((resolve) => (waiting = resolve));
