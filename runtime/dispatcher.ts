@@ -850,7 +850,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * before it are closed when a session opens ({@link openSession}) or the channel closes, not when that `initialize`
    * arrives. One that never opens (it failed, or was cancelled) leaves them to the next that does: the session it would
    * have replaced still serves their requests (before, an initialize that failed left them open when a later one opened,
-   * or the channel closed, and their input requests went to the new session's client, or to the closed channel).
+   * or the channel closed, and their input requests went to the new session's client, or to the closed channel). Its own
+   * term, that of the requests it served, closes when it fails or another `initialize` replaces it.
    */
   const earlierTerms = new WeakMap<object, { closed?: string }[]>();
   let outgoingIds = 0;
@@ -1822,13 +1823,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let pendingSession: LegacySession | undefined;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context, clientBytes);
-      // A new term for the session it opens; the requests of the one it replaces (a live session's, another initialize's
-      // in flight) keep theirs, closed once a later session opens, so that none asks the new session's client for input.
+      // A new term for the session it opens; the requests of the live session it replaces keep theirs, closed once a later
+      // session opens, so that none asks the new session's client for input. Those of another initialize in flight, whose
+      // session never opens now, close with it: they ask no other session's client (by the capabilities that initialize declared).
       const replaced = openingSessions.get(channel);
       const current = channelTerms.get(channel);
       if (current !== undefined) {
         channelTerms.set(channel, {});
-        if (current.closed === undefined) {
+        if (current.closed === undefined && replaced !== undefined) current.closed = "the client initialized the session again";
+        else if (current.closed === undefined) {
           const earlier = earlierTerms.get(channel);
           if (earlier === undefined) earlierTerms.set(channel, [current]);
           else {
@@ -1968,8 +1971,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       // is no longer here). The requests that followed it were served in that session, with the capabilities it declared,
       // so their rounds end with it rather than move to another.
       if (pendingSession !== undefined && openingSessions.get(channel) === pendingSession) {
+        const why = "the initialize it followed was not answered with a result, so its session never opened";
         openingSessions.delete(channel);
-        endSession(pendingSession, "the initialize it followed was not answered with a result, so its session never opened");
+        endSession(pendingSession, why);
+        // Its term (the channel's present one) closes with it, so that a request it served that asks later asks no one: the
+        // session it would have replaced, still open, did not declare what this initialize did. Those that follow start another.
+        const term = channelTerms.get(channel);
+        if (term !== undefined) {
+          if (term.closed === undefined) term.closed = why;
+          channelTerms.set(channel, {});
+        }
       }
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
