@@ -317,6 +317,13 @@ describe("spec fetch", () => {
           `${advice.replace("without a download, ", `without a download, move the pin to the commit a local clone's HEAD names with \`spec fetch --lock ${lock} --from <clone> --update\`, or `)}\n1 error; the lock file was not changed\n`,
       );
       expect(readFileSync(lock, "utf8")).toBe(readFileSync(SPEC_LOCK, "utf8"));
+      // A pin after the first: --from <clone> --update would move the first one, so it is not offered.
+      const pinned = JSON.parse(readFileSync(SPEC_LOCK, "utf8")) as { pins: { ref: string }[] };
+      writeFileSync(lock, JSON.stringify({ ...pinned, pins: [pinned.pins[0], { ...pinned.pins[0], ref: "next" }] }, null, 2) + "\n");
+      expect((await cli("spec", "fetch", "--update", "--ref", "next", "--lock", lock)).stderr).toBe(
+        `next: downloading ${base}/next\nerror MCG501: cannot download the spec from ${base}/next: ECONNREFUSED; ${advice}\n1 error; the lock file was not changed\n`,
+      );
+      writeFileSync(lock, readFileSync(SPEC_LOCK));
       // Set but empty is unset: the default server (helper-85: 'the base URL "" is not an http:// or https:// URL').
       process.env.MCP_SPEC_BASE_URL = "";
       expect((await cli("spec", "fetch", "--offline", "--lock", lock)).stderr).toContain(
@@ -1160,6 +1167,13 @@ describe("spec fetch --from <dir> --ref <commit>: a folder pinned as the commit 
     expect(await failure(fetchSpec({ ...options, from: clone, ref: "main", update: true }))).toEqual([
       `error MCG001: --from with --update pins the folder as the commit --ref names, which must be a full commit sha (40 hex digits, not "main"): a folder does not say which commit it holds, nor what a branch or tag names now; leave --ref out to pin the clone's HEAD, ${head}`,
     ]);
+    // --ref naming a pin after the first: leaving it out would move the first pin, so that is not offered.
+    const pinned = JSON.parse(readFileSync(SPEC_LOCK, "utf8")) as { pins: { ref: string }[] };
+    writeFileSync(lock, JSON.stringify({ ...pinned, pins: [pinned.pins[0], { ...pinned.pins[0], ref: "next" }] }, null, 2) + "\n");
+    expect(await failure(fetchSpec({ ...options, from: clone, ref: "next", update: true }))).toEqual([
+      `error MCG001: --from with --update pins the folder as the commit --ref names, which must be a full commit sha (40 hex digits, not "next"): a folder does not say which commit it holds, nor what a branch or tag names now`,
+    ]);
+    rmSync(lock);
     expect(existsSync(lock)).toBe(false);
     // A file git ignores, or one it is told not to look at, is no part of the commit either (helper-116: both were pinned).
     writeFileSync(join(clone, ".gitignore"), "schema/extra/\n");

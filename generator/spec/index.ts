@@ -557,7 +557,10 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     throw fail(
       "MCG001",
       `--from with --update pins the folder as the commit --ref names, which must be a full commit sha (40 hex digits${ref === undefined ? "" : `, not ${JSON.stringify(ref)}`}): a folder does not say which commit it holds, nor what a branch or tag names now` +
-        (tree !== undefined && options.ref !== undefined ? `; leave --ref out to pin the clone's HEAD, ${tree.commit}` : ""),
+        // Without --ref the first pin moves: not said when --ref names another (a lock may pin several).
+        (tree !== undefined && options.ref !== undefined && (lock?.pins.findIndex((p) => p.ref === options.ref) ?? -1) <= 0
+          ? `; leave --ref out to pin the clone's HEAD, ${tree.commit}`
+          : ""),
     );
   }
 
@@ -724,11 +727,12 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
     checkCacheWritable(where.cacheDir);
     progress(`${job.ref}: downloading ${shown}`);
+    // `--from <clone> --update` moves the first pin, whatever pin --ref named: offered for that one only.
     const copy = enforce
       ? `fill the cache from a clone at commit ${job.locked!.commit} with \`${fetchCommand(where.lockFile, "--from", "<clone>")}\`, which keeps the lock`
       : !lock
         ? `pin a local clone as the commit its HEAD names with \`${fetchCommand(where.lockFile, "--from", "<clone>")}\` (a folder that is no clone needs --ref <full commit sha>)`
-        : options.update
+        : options.update && job.index === 0
           ? `move the pin to the commit a local clone's HEAD names with \`${fetchCommand(where.lockFile, "--from", "<clone>", "--update")}\``
           : undefined;
     const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, downloadAdvice(options.downloadAlternatives ?? alternatives, copy));
