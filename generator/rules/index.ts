@@ -304,19 +304,20 @@ export const RULES: readonly ProtocolRules[] = [
 /** Revisions the table has rules for, oldest first: the choices of `--protocol-rules`. */
 export const RULE_VERSIONS: readonly string[] = RULES.map((r) => r.version);
 
-/** What {@link selectRules} chose, and why. */
-/** Why the rules were chosen when not an exact match: the sentence, and whether `--protocol-rules` could choose others. */
+/**
+ * Why the rules were chosen when not an exact match: the sentence, and `overridable`, whether `generate`'s warning adds
+ * that `--protocol-rules` chooses others: when they were guessed from a version the table lacks (a schema with no
+ * version gets the newest, which the note names, and the flag applies there too, unsaid as before).
+ */
 export interface RulesNote {
   readonly message: string;
   readonly overridable: boolean;
 }
 
+/** What {@link selectRules} chose, and why. */
 export interface RuleSelection {
   readonly rules: ProtocolRules;
-  /**
-   * Set when the choice is not an exact match for the schema's version (for a warning); `overridable` when the rules were
-   * guessed from a version the table lacks, which `--protocol-rules` can name instead.
-   */
+  /** Set when the choice is not an exact match for the schema's version (for a warning). */
   readonly note?: RulesNote;
 }
 
