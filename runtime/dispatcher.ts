@@ -684,6 +684,18 @@ interface LegacySession {
   push: ((message: OutgoingMessage) => boolean) | undefined;
   /** Rounds of input waiting for `notifications/initialized` before they send anything: called with nothing when it comes, with why not when the session closes. */
   readonly untilInitialized: Set<(gone?: string) => void>;
+  /** The term of the requests it serves (see {@link Term}), closed when it ends (shared by the copy an opened session is). */
+  readonly term: Term;
+}
+
+/**
+ * What a legacy request holds of the session that served it when it arrived: once that session has ended (closed,
+ * replaced by another `initialize`, or one whose `initialize` failed), `closed` says why, and a request of it that asks
+ * the client for input later is answered at once: no other session's client is asked, by capabilities it never declared,
+ * and over HTTP the ended session's client could not answer (404).
+ */
+interface Term {
+  closed?: string;
 }
 
 /** How a server→client request ended: the client's result or error, or no answer (why). */
@@ -838,22 +850,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   const liveSession = (channel: object): LegacySession | undefined => openingSessions.get(channel) ?? sessions.get(channel);
   const pendingInputs = new WeakMap<object, Map<string, PendingInput>>();
   /**
-   * Each channel's present term, and why it closed ({@link closeChannel}): a legacy request holds the term of its
-   * arrival, and one still running when that term closed that asks for input later is answered at once, as one asking
-   * when the channel closed is (its client could answer nothing: over HTTP its answer would be 404). An `initialize` on
-   * a closed channel starts a new term: its session's requests ask its client, and the requests of the closed session
-   * still do not (before, the new session's client was sent their input requests, whatever capabilities it declared).
+   * The term of a channel's legacy requests served by no session (a channel closed, before another `initialize`): closed
+   * with the channel ({@link closeChannel}).
    */
-  const channelTerms = new WeakMap<object, { closed?: string }>();
-  /**
-   * Each channel's terms before its present one that are not closed yet: an `initialize` starts a new term, and those
-   * before it are closed when a session opens ({@link openSession}) or the channel closes, not when that `initialize`
-   * arrives. One that never opens (it failed, or was cancelled) leaves them to the next that does: the session it would
-   * have replaced still serves their requests (before, an initialize that failed left them open when a later one opened,
-   * or the channel closed, and their input requests went to the new session's client, or to the closed channel). Its own
-   * term, that of the requests it served, closes when it fails or another `initialize` replaces it.
-   */
-  const earlierTerms = new WeakMap<object, { closed?: string }[]>();
+  const channelTerms = new WeakMap<object, Term>();
   let outgoingIds = 0;
   /** The random part of the elicitation ids the core makes ({@link withElicitationId}), made at the first. */
   let elicitationPrefix: string | undefined;
@@ -1081,8 +1081,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     /** Sends a notification about this request's server→client requests: on its stream while the request is unanswered, else through the session's push. */
     readonly tell: (message: OutgoingNotification) => void;
     readonly signal: AbortSignalLike;
-    /** A legacy request's: the term of its channel it arrived in (see {@link channelTerms}). */
-    readonly term: { readonly closed?: string } | undefined;
+    /** A legacy request's: the term of the session that served it when it arrived (see {@link Term}). */
+    readonly term: Term | undefined;
   }
 
   /** Runs a handler (again, for each round of a legacy client's input) and shapes what it returns into the result sent on the wire. */
@@ -1163,12 +1163,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const timer = PLATFORM.setTimeout(() => giveUp("the client did not answer within " + inputTimeoutMs + " ms"), inputTimeoutMs);
     try {
       // Nothing but pings and logging goes to a client before it said it is initialized (2025-11-25 basic/lifecycle § Initialization): the round waits for it, within its time limit.
-      // The session that serves the request: one that arrived before the initialize in flight (its term is an earlier one)
-      // is the open session's, and waits for nothing of a session that may never open (before, it waited for that
-      // initialize's notifications/initialized, and was refused when that initialize failed, its own session still open).
-      const opening = openingSessions.get(serving.channel);
-      const before = opening !== undefined && serving.term !== undefined && serving.term !== channelTerms.get(serving.channel);
-      const session = (before ? sessions.get(serving.channel) : undefined) ?? liveSession(serving.channel);
+      // The session that serves the request: one the open session served (its term), though an initialize is in flight,
+      // waits for nothing of a session that may never open (before, it waited for that initialize's
+      // notifications/initialized, and was refused when that initialize failed, its own session still open).
+      const open = sessions.get(serving.channel);
+      const session = open !== undefined && open.term === serving.term ? open : liveSession(serving.channel);
       if (session !== undefined && !session.initialized) {
         let waiting: (gone?: string) => void = () => {};
         const initialized = new Promise<string | undefined>((resolve) => (waiting = resolve));
@@ -1273,13 +1272,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     serving.tell(message);
   }
 
-  /** Closes the terms of a channel before its present one ({@link earlierTerms}), those closed already keeping why. */
-  function closeEarlierTerms(channel: object, why: string): void {
-    for (const term of earlierTerms.get(channel) ?? []) if (term.closed === undefined) term.closed = why;
-    earlierTerms.delete(channel);
-  }
-
-  function termOf(channel: object): { closed?: string } {
+  /** The term a legacy request arriving on `channel` holds: its session's, else the channel's own. */
+  function termOf(channel: object): Term {
+    const session = liveSession(channel);
+    if (session !== undefined) return session.term;
     let term = channelTerms.get(channel);
     if (term === undefined) {
       term = {};
@@ -1700,6 +1696,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       resources: new Set(),
       push: context?.push,
       untilInitialized: new Set(),
+      term: {},
     };
   }
 
@@ -1713,7 +1710,6 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const answered = own(result, "protocolVersion");
     const version = typeof answered === "string" ? answered : pending.protocolVersion;
     closeChannel(channel, "the client initialized the session again", pending);
-    closeEarlierTerms(channel, "the client initialized the session again");
     sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
   }
 
@@ -1723,6 +1719,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * up (`why`), and its subscriptions end, their URIs taken off what all sessions hold.
    */
   function endSession(session: LegacySession, why: string): void {
+    if (session.term.closed === undefined) session.term.closed = why;
     endWaitForInitialized(session, why);
     sessionsClientBytes -= session.clientBytes.held;
     session.clientBytes.held = 0;
@@ -1744,8 +1741,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    */
   function closeChannel(channel: object, why: string = "the session closed", keep?: LegacySession): void {
     if (keep === undefined) {
-      termOf(channel).closed = why;
-      closeEarlierTerms(channel, why);
+      let term = channelTerms.get(channel);
+      if (term === undefined) channelTerms.set(channel, (term = {}));
+      if (term.closed === undefined) term.closed = why;
     }
     for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
       if (session !== undefined && session !== keep) endSession(session, why);
@@ -1823,25 +1821,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let pendingSession: LegacySession | undefined;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context, clientBytes);
-      // A new term for the session it opens; the requests of the live session it replaces keep theirs, closed once a later
-      // session opens, so that none asks the new session's client for input. Those of another initialize in flight, whose
-      // session never opens now, close with it: they ask no other session's client (by the capabilities that initialize declared).
       const replaced = openingSessions.get(channel);
-      const current = channelTerms.get(channel);
-      if (current !== undefined) {
-        channelTerms.set(channel, {});
-        if (current.closed === undefined && replaced !== undefined) current.closed = "the client initialized the session again";
-        else if (current.closed === undefined) {
-          const earlier = earlierTerms.get(channel);
-          if (earlier === undefined) earlierTerms.set(channel, [current]);
-          else {
-            earlier.push(current);
-            // A client whose initializes keep failing grows the list no further: the oldest term is closed, as a session's
-            // opening would close it.
-            if (earlier.length > MAX_EARLIER_TERMS) earlier.shift()!.closed = "the client initialized the session again";
-          }
-        }
-      }
       openings.add(controller);
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
       openingSessions.set(channel, pendingSession);
@@ -1973,14 +1953,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (pendingSession !== undefined && openingSessions.get(channel) === pendingSession) {
         const why = "the initialize it followed was not answered with a result, so its session never opened";
         openingSessions.delete(channel);
+        // Its term closes with it: a request it served that asks later asks no one, not the client of the session still
+        // open by what this initialize declared. That session's own requests go on.
         endSession(pendingSession, why);
-        // Its term (the channel's present one) closes with it, so that a request it served that asks later asks no one: the
-        // session it would have replaced, still open, did not declare what this initialize did. Those that follow start another.
-        const term = channelTerms.get(channel);
-        if (term !== undefined) {
-          if (term.closed === undefined) term.closed = why;
-          channelTerms.set(channel, {});
-        }
       }
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
@@ -2327,12 +2302,6 @@ function structuredContentProblem(outputSchema: unknown, result: unknown, comple
   // The problems' JSON Pointers are within structuredContent.
   return problem === undefined ? undefined : "its structuredContent: " + problem;
 }
-
-/**
- * How many terms of a channel before its present one a dispatcher keeps open while `initialize`s that never open a
- * session follow each other: the requests of the oldest past it ask their client for nothing more.
- */
-const MAX_EARLIER_TERMS = 16;
 
 /** How many distinct reports of tools left out of a legacy `tools/list` a dispatcher remembers having made; past them, each is made again. */
 const MAX_TOLD_LEFT_OUT = 64;
