@@ -846,6 +846,72 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect((await settledWithin(old, 1000)) as Json).toMatchObject({ id: 1, result: { content: [{ text: "answered" }] } });
   });
 
+  it("a request of an open session that asks for input while an initialize is in flight waits for nothing of that initialize: it asks, and when that initialize fails it is answered", async () => {
+    // An initialize the server is slow to answer (a handler of its own), then dropped: the session it would have replaced is still open.
+    let answerInitialize: () => void = () => {};
+    let initializes = 0;
+    const { d, release, running } = heldAsk({
+      initialize: async (params: Json) => {
+        if (++initializes === 2) await new Promise<void>((resolve) => (answerInitialize = resolve));
+        return { protocolVersion: params["protocolVersion"], capabilities: CAPABILITIES, serverInfo: SERVER_INFO };
+      },
+    });
+    const client = legacyClient(d);
+    client.answerWith(() => ({ result: { action: "accept", content: { name: "Ann" } } }));
+    expect((await client.open())?.result).toBeDefined();
+    const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await within(running);
+    const dropped = new AbortController();
+    const failed = client.send(initialize(7, LEGACY_VERSION, { elicitation: {}, sampling: {} }), dropped.signal);
+    release();
+    // Its session is open and initialized: the request asks its client at once (before, it waited for the initialize's notifications/initialized).
+    await within(until(() => client.sent.some((m) => "id" in m)));
+    dropped.abort();
+    answerInitialize();
+    expect(await failed).toBeUndefined();
+    expect(await settledWithin(old, 1000)).toMatchObject({ id: 1, result: { content: [{ text: "answered" }] } });
+    expect(d.sessionOf(client.channel)).toMatchObject({ clientCapabilities: { elicitation: {} }, initialized: true });
+    expect(d.sessionOf(client.channel)?.clientCapabilities).toEqual({ elicitation: {} });
+  });
+
+  it("a request served by an initialize in flight that never opens (failed, or replaced by another) asks no one later: the open session did not declare what that initialize did", async () => {
+    for (const end of ["failed", "replaced"] as const) {
+      const answers: (() => void)[] = [];
+      let initializes = 0;
+      const { d, release, running } = heldAsk({
+        initialize: async (params: Json) => {
+          if (++initializes > 1) await new Promise<void>((resolve) => answers.push(resolve));
+          return { protocolVersion: params["protocolVersion"], capabilities: CAPABILITIES, serverInfo: SERVER_INFO };
+        },
+      });
+      const client = legacyClient(d);
+      client.answerWith(() => ({ result: { action: "accept", content: { name: "Ann" } } }));
+      // The open session declares no elicitation; the initialize after it does, and the request that follows it is served by it.
+      expect((await client.open(LEGACY_VERSION, {}))?.result).toBeDefined();
+      const first = new AbortController();
+      const opening = client.send(initialize(7, LEGACY_VERSION, { elicitation: {} }), first.signal);
+      const served = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+      await within(running);
+      const second = new AbortController();
+      const replacing = end === "replaced" ? client.send(initialize(8, LEGACY_VERSION, {}), second.signal) : undefined;
+      second.abort();
+      first.abort();
+      for (const answer of answers) answer();
+      expect(await opening).toBeUndefined();
+      expect(await replacing).toBeUndefined();
+      expect(d.sessionOf(client.channel)?.clientCapabilities).toEqual({});
+      release();
+      const why = end === "failed" ? "the initialize it followed was not answered with a result, so its session never opened" : "the client initialized the session again";
+      expect({ end, outcome: await settledWithin(served, 1000) }).toEqual({
+        end,
+        outcome: { jsonrpc: "2.0", id: 1, error: { code: -32603, message: expect.stringMatching(new RegExp(`^Internal error: no answer to elicitation/create \\(id \\d+\\): ${why}$`)) } },
+      });
+      expect(client.sent.filter((m) => "id" in m)).toEqual([]);
+      // The open session's own requests still ask (a client that declared nothing is refused by its capabilities: -32021).
+      expect((await client.send(legacy(2, "tools/call", { name: "ask", arguments: {} })))?.error?.code).toBe(-32021);
+    }
+  });
+
   it("cancellation of the original request and the wait's time limit give up the pending request", async () => {
     const d = dual({ inputTimeoutMs: 50 });
     const client = legacyClient(d);
