@@ -757,42 +757,24 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     return { d, release, running };
   }
 
-  it("a request still running when its channel closes, asking for input after an initialize opened a new session on the channel, is answered -32603 at once: the new session's client is not asked", async () => {
+  // A request still running when its session ends, asking for input after, is answered -32603 at once: the new session's
+  // client is not asked; the new session's own requests ask it.
+  it.each([
+    { end: "its channel closes, then an initialize opens a new session on it", close: true, why: "the session closed" },
+    { end: "the client initializes the session again (stdio: one channel, no close)", close: false, why: "the client initialized the session again" },
+  ])("a request still running when $end asks no one later; the new session's requests ask", async ({ close, why }) => {
     const { d, release, running } = heldAsk();
     const client = legacyClient(d);
     await client.open();
     const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
     await within(running);
-    d.closeChannel(client.channel);
+    if (close) d.closeChannel(client.channel);
     expect((await client.open())?.result).toBeDefined();
     release();
     expect(await settledWithin(old, 1000)).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32603, message: expect.stringMatching(/^Internal error: no answer to elicitation\/create \(id \d+\): the session closed$/) },
-    });
-    expect(client.sent.filter((m) => "id" in m)).toEqual([]);
-    // The new session's own request asks its client.
-    const fresh = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
-    await within(until(() => client.sent.some((m) => "id" in m)));
-    expect(client.sent.find((m) => "id" in m)).toMatchObject({ method: "elicitation/create" });
-    d.closeChannel(client.channel);
-    expect((await fresh)?.error?.code).toBe(-32603);
-  });
-
-  it("a request still running when the client initializes the session again (stdio: one channel), asking for input after, is answered -32603 at once; the new session's requests ask", async () => {
-    const { d, release, running } = heldAsk();
-    const client = legacyClient(d);
-    await client.open();
-    const old = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
-    await within(running);
-    // No close: the client restarts its side of the pipe and sends initialize again.
-    expect((await client.open())?.result).toBeDefined();
-    release();
-    expect(await settledWithin(old, 1000)).toEqual({
-      jsonrpc: "2.0",
-      id: 1,
-      error: { code: -32603, message: expect.stringMatching(/^Internal error: no answer to elicitation\/create \(id \d+\): the client initialized the session again$/) },
+      error: { code: -32603, message: `Internal error: no answer to elicitation/create (id 1): ${why}` },
     });
     expect(client.sent.filter((m) => "id" in m)).toEqual([]);
     const fresh = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
