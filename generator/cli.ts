@@ -9,7 +9,7 @@
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, specFolderProblem, versionsIn, type ConfigInput } from "./config.js";
+import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, locatedAtInputs, specFolderProblem, versionsIn, type ConfigInput } from "./config.js";
 import { formatDiagnostic, formatRelated, GeneratorError } from "./errors.js";
 import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
@@ -20,7 +20,7 @@ import { withoutByteOrderMark } from "./json-text.js";
 import { diffSnapshots, formatDiff, hasChanges } from "./diff/index.js";
 import type { ProtocolSnapshot } from "./diff/snapshot.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, parseOptionsLine, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
-import type { GeneratedFile } from "./index.js";
+import type { GeneratedFile, GenerateResult } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, readLock } from "./spec/index.js";
 import { isPackageName, LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, ScaffoldWriteError, writeScaffold, type ScaffoldExample, type ScaffoldWrite } from "./scaffold/index.js";
@@ -736,7 +736,13 @@ async function prepareOne(job: GenerateJob, flags: GenerateFlags, io: CliIO, onP
   const progress = { ...(flags.offline ? { offline: true } : {}), onProgress };
   const schema = job.schema !== undefined ? await configInputs(job.schema, progress) : await schemaInputs(flags, io, onProgress);
   if (flags.dumpIr !== undefined) checkDumpIrPath(flags.dumpIr, job.out, schema);
-  const result = await generate({ ...job.options, schema });
+  let result: GenerateResult;
+  try {
+    result = await generate({ ...job.options, schema });
+  } catch (error) {
+    // Inputs one output cannot serve together are said at the configuration's inputs that name them.
+    throw job.schema !== undefined && error instanceof GeneratorError ? locatedAtInputs(error, job.schema) : error;
+  }
   for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
   // The manifest goes with the generated files: `--check` reads it to explain drift.
   const manifest = manifestFile(result, GENERATOR_VERSION);

@@ -40,7 +40,7 @@ import { closestMatch } from "leven";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
 import { jsonSyntaxProblem, withoutByteOrderMark } from "./json-text.js";
-import type { SourceSpan } from "./ir.js";
+import type { Diagnostic, SourceSpan } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
 import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, type Environment } from "./spec/index.js";
@@ -119,6 +119,28 @@ export async function configInputs(
     resolved.push({ specDir, version: one.version });
   }
   return resolved;
+}
+
+/** Where the configuration file names `input`: a spec folder's version at its `version`, else the input's own span. */
+function spanOf(input: ConfigInput): SourceSpan | undefined {
+  return isLockedInput(input) ? input.span : (input.place?.version?.span ?? input.place?.span);
+}
+
+/**
+ * `error` with each finding about one of `input`'s schemas that has no place of its own (one output cannot serve them
+ * together: MCG320) located at the input that names it, and the other input it involves named on the line below.
+ */
+export function locatedAtInputs(error: GeneratorError, input: ConfigInput | readonly ConfigInput[]): GeneratorError {
+  const inputs: readonly ConfigInput[] = Array.isArray(input) ? input : [input as ConfigInput];
+  const located = error.diagnostics.map((d): Diagnostic => {
+    const at = d.input === undefined || d.span !== undefined ? undefined : inputs[d.input.index];
+    const span = at === undefined ? undefined : spanOf(at);
+    if (span === undefined) return d;
+    const other = d.input!.other === undefined ? undefined : inputs[d.input!.other];
+    const otherSpan = other === undefined ? undefined : spanOf(other);
+    return { ...d, span, ...(otherSpan !== undefined ? { related: [...(d.related ?? []), { message: "the other input", span: otherSpan }] } : {}) };
+  });
+  return new GeneratorError(located, error.warnings);
 }
 
 /**
@@ -333,6 +355,16 @@ class ConfigReader {
     const out = outNode ? this.path(outNode, `${where}.out`) : undefined;
     const optionsNode = fields.get("options");
     const options = optionsNode ? this.options(optionsNode, `${where}.options`) : {};
+    // Several schemas each follow their own version's rules: one rule set for all of them is refused here, at its value.
+    if (Array.isArray(input) && input.length > 1 && options?.protocolRules !== undefined && options.protocolRules !== "auto") {
+      const rules = optionsNode !== undefined && ts.isObjectLiteralExpression(optionsNode) ? optionsNode.properties.find((p) => p.name !== undefined && ts.isStringLiteral(p.name) && p.name.text === "protocolRules") : undefined;
+      this.bag.add(
+        CODE,
+        `${where}.options.protocolRules: ${JSON.stringify(options.protocolRules)} applies to one schema; with several inputs, each schema's rules follow its own protocol version ("auto"): leave it out`,
+        this.span(rules !== undefined && ts.isPropertyAssignment(rules) ? rules.initializer : optionsNode!),
+      );
+      return { ...(out !== undefined ? { out } : {}) };
+    }
     return { ...(out !== undefined ? { out } : {}), ...(input && out && options ? { output: { input, out, options } } : {}) };
   }
 

@@ -191,4 +191,9 @@ export interface Diagnostic {
   readonly span?: SourceSpan;
   /** Other places the finding involves (the other owner of a colliding name). */
   readonly related?: readonly { readonly message: string; readonly span: SourceSpan }[];
+  /**
+   * Of several inputs, the one (0-based, in the order given) a finding without a span is about, and the one it
+   * involves besides: a caller that knows where it named them (a configuration file) locates it there.
+   */
+  readonly input?: { readonly index: number; readonly other?: number };
 }

@@ -41,6 +41,8 @@ const CODE = "MCG320";
 /** A revision of the output: its analysed schema and the names it gets. */
 interface Revision {
   readonly schema: AnalyzedSchema;
+  /** Its place among the inputs, as given. */
+  readonly index: number;
   readonly era: "modern" | "legacy";
   readonly folder: string;
   readonly constant: string;
@@ -61,12 +63,12 @@ function described(schema: AnalyzedSchema): string {
 function orderRevisions(schemas: readonly AnalyzedSchema[]): Revision[] {
   const problems: Diagnostic[] = [];
   const revisions: Revision[] = [];
-  for (const schema of schemas) {
+  for (const [index, schema] of schemas.entries()) {
     const version = schema.protocol.protocolVersion;
     const names = revisionNames(version);
     const era = isStateless(schema.protocol) ? "modern" : "legacy";
     if (names === undefined || names.folder === RUNTIME_FOLDER) {
-      problems.push({ code: CODE, message: `${described(schema)}: the protocol version cannot name a folder of the output` });
+      problems.push({ code: CODE, message: `${described(schema)}: the protocol version cannot name a folder of the output`, input: { index } });
       continue;
     }
     const same = revisions.find((r) => r.folder === names.folder || r.constant === names.constant);
@@ -74,15 +76,17 @@ function orderRevisions(schemas: readonly AnalyzedSchema[]): Revision[] {
       problems.push({
         code: CODE,
         message: `${described(same.schema)} and ${described(schema)} are both of protocol version ${version}: one output serves each protocol version once; give one of them`,
+        input: { index, other: same.index },
       });
       continue;
     }
-    revisions.push({ schema, era, ...names });
+    revisions.push({ schema, era, index, ...names });
   }
   if (problems.length === 0 && !revisions.some((r) => r.era === "modern")) {
     problems.push({
       code: CODE,
       message: `none of the schemas is of a modern (stateless) revision, whose types the handlers are written against (one whose RequestMetaObject requires io.modelcontextprotocol/protocolVersion, as 2026-07-28 and later do): ${revisions.map((r) => described(r.schema)).join(", ")}; add one (e.g. --spec-version draft,2025-11-25)`,
+      input: { index: 0 },
     });
   }
   if (problems.length > 0) throw new GeneratorError(problems);

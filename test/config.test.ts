@@ -153,6 +153,35 @@ describe("mcp-schema-codegen.config.json", () => {
     ]);
   });
 
+
+  it("inputs one output cannot serve together are refused at the inputs that name them (MCG320, with file:line:col)", async () => {
+    const dir = scratchDir("config-unservable");
+    const file = join(dir, CONFIG_FILE_NAME);
+    const lines = [
+      JSON.stringify({ input: [{ spec: SPEC_DIR, version: "draft" }, { spec: SPEC_DIR, version: "2026-07-28" }], out: "a" }),
+      JSON.stringify({ input: [{ schema: join(SPEC_DIR, "schema", "2025-11-25", "schema.ts") }, { spec: SPEC_DIR, version: "2025-06-18" }], out: "b" }),
+    ].map((o) => `    ${o}`);
+    writeFileSync(file, `{\n  "outputs": [\n${lines.join(",\n")}\n  ]\n}\n`);
+    const run = await cli("generate", "--config", file);
+    expect(run.code).toBe(2);
+    const at = (line: number, text: string) => `${CONFIG_FILE_NAME}:${line + 3}:${lines[line]!.indexOf(text) + 1}`;
+    const schema = (version: string) => `${join(SPEC_DIR, "schema", version, "schema.ts")} (protocol version ${version === "draft" ? "2026-07-28" : version})`;
+    expect(run.stderr.split("\n").filter((line) => line.includes(CONFIG_FILE_NAME)).map((line) => line.slice(line.indexOf(CONFIG_FILE_NAME)))).toEqual([
+      // The second of two schemas of one version, at its version, with the first on the line below.
+      `${at(0, '"2026-07-28"')} - error MCG320: ${schema("draft")} and ${schema("2026-07-28")} are both of protocol version 2026-07-28: one output serves each protocol version once; give one of them`,
+      `${at(0, '"draft"')} - the other input`,
+      // None modern: at the first input, where the list starts.
+      `${at(1, '"/')} - error MCG320: none of the schemas is of a modern (stateless) revision, whose types the handlers are written against (one whose RequestMetaObject requires io.modelcontextprotocol/protocolVersion, as 2026-07-28 and later do): ${schema("2025-11-25")}, ${schema("2025-06-18")}; add one (e.g. --spec-version draft,2025-11-25)`,
+    ]);
+    expect(readdirSync(dir)).toEqual([CONFIG_FILE_NAME]);
+    // One rule set for several schemas is refused when the file is read, at its value (it was MCG320 with no place).
+    for (const name of ["a.ts", "b.ts", "c.ts"]) writeFileSync(join(dir, name), "export type A = 1;\n");
+    const rules = writeConfig(dir, { outputs: [{ input: [{ schema: "a.ts" }, { schema: "b.ts" }], out: "a", options: { protocolRules: "2025-11-25" } }, { input: [{ schema: "c.ts" }], out: "c", options: { protocolRules: "2025-11-25" } }] });
+    expect(problems(rules)).toEqual([
+      '14:26 MCG020 outputs[0].options.protocolRules: "2025-11-25" applies to one schema; with several inputs, each schema\'s rules follow its own protocol version ("auto"): leave it out',
+    ]);
+  });
+
   it("--config names the file; it cannot be mixed with --out or an input", async () => {
     const dir = scratchDir("config-flag");
     const file = join(dir, "other.json");
