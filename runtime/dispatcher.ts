@@ -79,9 +79,14 @@ const PLATFORM = globalThis as unknown as {
   process?: { env?: { [key: string]: string | undefined } };
 };
 
+/** The mark every copy of this runtime puts on its {@link HandlerError}s (one registered symbol for all of them). */
+const HANDLER_ERROR = Symbol.for("mcp-schema-codegen.HandlerError");
+
 /**
  * An error a handler throws to choose the JSON-RPC error it is answered with. Any other
- * exception is answered `-32603` with a fixed message: nothing of it reaches the wire.
+ * exception is answered `-32603` with a fixed message: nothing of it reaches the wire. A
+ * `HandlerError` of another generated output in the same program (a tool library that vendors
+ * its own) is answered the same way as this output's.
  *
  * @param code a safe integer; a code that is not one is answered `-32603`
  */
@@ -93,7 +98,14 @@ export class HandlerError extends Error {
     this.name = "HandlerError";
     this.code = code;
     this.data = data;
+    // For the dispatchers of every copy of the runtime, where `instanceof` sees only its own copy's class.
+    Object.defineProperty(this, HANDLER_ERROR, { value: true });
   }
+}
+
+/** Whether `error` is a {@link HandlerError} of this or another copy of the runtime (reading the mark may throw). */
+function isHandlerError(error: unknown): boolean {
+  return error instanceof HandlerError || (typeof error === "object" && error !== null && (error as { readonly [HANDLER_ERROR]?: unknown })[HANDLER_ERROR] === true);
 }
 
 /**
@@ -1316,7 +1328,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   /** The answer to an exception a handler threw: a {@link HandlerError}'s own error when its parts are JSON data, else `-32603`. */
   function thrown(id: DispatchRequestId, method: string, error: unknown, of: DispatchRevision): DispatchResponse {
     try {
-      if (error instanceof HandlerError) {
+      if (isHandlerError(error)) {
         // Each part read once: a getter could answer a second read with something else.
         const { code, message, data } = error as { readonly code: unknown; readonly message: unknown; readonly data: unknown };
         const wrong = !Number.isSafeInteger(code)

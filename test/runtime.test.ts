@@ -396,6 +396,30 @@ describe("runtime/dispatcher.ts", () => {
     });
     expect(await dispatcher.handle(call(2, "slow/op"))).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
   });
+
+  it("a HandlerError of another copy of the runtime (a second generated output in the program) keeps its code too; a look-alike does not", async () => {
+    // The committed 2025-11-25 output has a runtime of its own: another module, another class.
+    const copy = (await import(join(ROOT, "generated", "2025-11-25", "runtime", "dispatcher.ts"))) as { HandlerError: typeof HandlerError };
+    expect(copy.HandlerError).not.toBe(HandlerError);
+    const lookAlike = Object.assign(new Error("resting"), { name: "HandlerError", code: -32050, data: null });
+    const logged: unknown[] = [];
+    const dispatcher = createDispatcher(revision("modern"), {
+      serverInfo: { name: "t", version: "1" },
+      onError: (_error, info) => logged.push(info.reason),
+      handlers: {
+        "slow/op": (params: { which?: string }) => {
+          throw params.which === "copy" ? new copy.HandlerError(-32050, "resting", { retryAfterMs: 10 }) : lookAlike;
+        },
+      },
+    });
+    expect(await dispatcher.handle(call(1, "slow/op", { which: "copy", _meta: modernMeta }))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32050, message: "resting", data: { retryAfterMs: 10 } },
+    });
+    expect(await dispatcher.handle(call(2, "slow/op", { which: "look-alike", _meta: modernMeta }))).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
+    expect(logged).toEqual(["handler-threw"]);
+  });
 });
 
 describe("notImplemented", () => {
