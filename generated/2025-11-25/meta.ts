@@ -38,13 +38,13 @@ export const REQUIRED_REQUEST_META_KEYS = [] as const;
 /**
  * Whether `key` is a valid `_meta` key in this revision (2025-11-25 basic/index § General fields › _meta (key name format)).
  */
-export const isValidMetaKey: (key: string) => boolean = metaKeyTest(true);
+export const isValidMetaKey: (key: string) => boolean = /* @__PURE__ */ metaKeyTest(true);
 
 /**
  * Whether `key` is reserved for MCP (2025-11-25 basic/index § General fields › _meta: the second label): a prefix is reserved when its second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `com.mcp.tools/`; not `com.example.mcp/`); the unprefixed keys
  * the schema or the specification define are reserved too. Labels compare without regard to case.
  */
-export const isReservedMetaKey: (key: string) => boolean = reservedMetaKeyTest("second-label", ["progressToken"]);
+export const isReservedMetaKey: (key: string) => boolean = /* @__PURE__ */ reservedMetaKeyTest("second-label", ["progressToken"]);
 
 /** What protocol revision 2025-11-25 says about `_meta` keys: the data the checks below read. */
 const META_RULES: MetaRules = {
@@ -83,7 +83,7 @@ export type RequestMetaCheck = MetaCheck<NonNullable<T.RequestParams["_meta"]>, 
  * Reads and checks the `_meta` of a request (request params): `_meta` and all its keys are optional. Unknown
  * keys are kept and, unless `strict`, not reported. Never throws.
  */
-export const checkRequestMeta: (params: unknown, options?: MetaCheckOptions) => RequestMetaCheck = metaChecker(
+export const checkRequestMeta: (params: unknown, options?: MetaCheckOptions) => RequestMetaCheck = /* @__PURE__ */ metaChecker(
   META_RULES,
   REQUEST_META_KEYS,
 );
@@ -96,10 +96,8 @@ export const checkRequestMeta: (params: unknown, options?: MetaCheckOptions) => 
  *
  * @throws TypeError naming every problem
  */
-export const buildRequestMeta: (meta: NonNullable<T.RequestParams["_meta"]>) => NonNullable<T.RequestParams["_meta"]> = metaBuilder(
-  META_RULES,
-  REQUEST_META_KEYS,
-);
+export const buildRequestMeta: (meta: NonNullable<T.RequestParams["_meta"]>) => NonNullable<T.RequestParams["_meta"]> =
+  /* @__PURE__ */ metaBuilder(META_RULES, REQUEST_META_KEYS);
 
 /** The notification `_meta`: the keys the schema names, each with its value check. */
 const NOTIFICATION_META_KEYS: MetaShape = {
@@ -127,7 +125,7 @@ export type NotificationMetaCheck = MetaCheck<NonNullable<T.NotificationParams["
  * Reads and checks the `_meta` of a notification (notification params): `_meta` and all its keys are optional. Unknown
  * keys are kept and, unless `strict`, not reported. Never throws.
  */
-export const checkNotificationMeta: (params: unknown, options?: MetaCheckOptions) => NotificationMetaCheck = metaChecker(
+export const checkNotificationMeta: (params: unknown, options?: MetaCheckOptions) => NotificationMetaCheck = /* @__PURE__ */ metaChecker(
   META_RULES,
   NOTIFICATION_META_KEYS,
 );
@@ -141,7 +139,7 @@ export const checkNotificationMeta: (params: unknown, options?: MetaCheckOptions
  * @throws TypeError naming every problem
  */
 export const buildNotificationMeta: (meta: NonNullable<T.NotificationParams["_meta"]>) => NonNullable<T.NotificationParams["_meta"]> =
-  metaBuilder(META_RULES, NOTIFICATION_META_KEYS);
+  /* @__PURE__ */ metaBuilder(META_RULES, NOTIFICATION_META_KEYS);
 
 /** The result `_meta`: the keys the schema names, each with its value check. */
 const RESULT_META_KEYS: MetaShape = {
@@ -169,7 +167,10 @@ export type ResultMetaCheck = MetaCheck<NonNullable<T.Result["_meta"]>, ResultMe
  * Reads and checks the `_meta` of a result (result object): `_meta` and all its keys are optional. Unknown
  * keys are kept and, unless `strict`, not reported. Never throws.
  */
-export const checkResultMeta: (result: unknown, options?: MetaCheckOptions) => ResultMetaCheck = metaChecker(META_RULES, RESULT_META_KEYS);
+export const checkResultMeta: (result: unknown, options?: MetaCheckOptions) => ResultMetaCheck = /* @__PURE__ */ metaChecker(
+  META_RULES,
+  RESULT_META_KEYS,
+);
 
 /**
  * Returns `meta` once it is a valid result `_meta`: a plain object of JSON data, every key
@@ -179,7 +180,7 @@ export const checkResultMeta: (result: unknown, options?: MetaCheckOptions) => R
  *
  * @throws TypeError naming every problem
  */
-export const buildResultMeta: (meta: NonNullable<T.Result["_meta"]>) => NonNullable<T.Result["_meta"]> = metaBuilder(
+export const buildResultMeta: (meta: NonNullable<T.Result["_meta"]>) => NonNullable<T.Result["_meta"]> = /* @__PURE__ */ metaBuilder(
   META_RULES,
   RESULT_META_KEYS,
 );

@@ -57,13 +57,13 @@ export const REQUIRED_REQUEST_META_KEYS = [
 /**
  * Whether `key` is a valid `_meta` key in this revision (2026-07-28 basic/index § General fields › _meta (key name format)).
  */
-export const isValidMetaKey: (key: string) => boolean = metaKeyTest(true);
+export const isValidMetaKey: (key: string) => boolean = /* @__PURE__ */ metaKeyTest(true);
 
 /**
  * Whether `key` is reserved for MCP (2026-07-28 basic/index § General fields › _meta: the second label): a prefix is reserved when its second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `com.mcp.tools/`; not `com.example.mcp/`); the unprefixed keys
  * the schema or the specification define are reserved too. Labels compare without regard to case.
  */
-export const isReservedMetaKey: (key: string) => boolean = reservedMetaKeyTest("second-label", [
+export const isReservedMetaKey: (key: string) => boolean = /* @__PURE__ */ reservedMetaKeyTest("second-label", [
   "progressToken",
   "traceparent",
   "tracestate",
@@ -124,7 +124,7 @@ export type RequestMetaCheck = MetaCheck<T.RequestMetaObject, RequestMetaFields>
  * Reads and checks the `_meta` of a request (request params): io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities are required. Unknown
  * keys are kept and, unless `strict`, not reported. Never throws.
  */
-export const checkRequestMeta: (params: unknown, options?: MetaCheckOptions) => RequestMetaCheck = metaChecker(
+export const checkRequestMeta: (params: unknown, options?: MetaCheckOptions) => RequestMetaCheck = /* @__PURE__ */ metaChecker(
   META_RULES,
   REQUEST_META_KEYS,
 );
@@ -137,7 +137,10 @@ export const checkRequestMeta: (params: unknown, options?: MetaCheckOptions) => 
  *
  * @throws TypeError naming every problem
  */
-export const buildRequestMeta: (meta: T.RequestMetaObject) => T.RequestMetaObject = metaBuilder(META_RULES, REQUEST_META_KEYS);
+export const buildRequestMeta: (meta: T.RequestMetaObject) => T.RequestMetaObject = /* @__PURE__ */ metaBuilder(
+  META_RULES,
+  REQUEST_META_KEYS,
+);
 
 /** The notification `_meta`: the keys the schema names, each with its value check. */
 const NOTIFICATION_META_KEYS: MetaShape = {
@@ -160,7 +163,7 @@ export type NotificationMetaCheck = MetaCheck<T.NotificationMetaObject, Notifica
  * Reads and checks the `_meta` of a notification (notification params): `_meta` and all its keys are optional. Unknown
  * keys are kept and, unless `strict`, not reported. Never throws.
  */
-export const checkNotificationMeta: (params: unknown, options?: MetaCheckOptions) => NotificationMetaCheck = metaChecker(
+export const checkNotificationMeta: (params: unknown, options?: MetaCheckOptions) => NotificationMetaCheck = /* @__PURE__ */ metaChecker(
   META_RULES,
   NOTIFICATION_META_KEYS,
 );
@@ -173,7 +176,7 @@ export const checkNotificationMeta: (params: unknown, options?: MetaCheckOptions
  *
  * @throws TypeError naming every problem
  */
-export const buildNotificationMeta: (meta: T.NotificationMetaObject) => T.NotificationMetaObject = metaBuilder(
+export const buildNotificationMeta: (meta: T.NotificationMetaObject) => T.NotificationMetaObject = /* @__PURE__ */ metaBuilder(
   META_RULES,
   NOTIFICATION_META_KEYS,
 );
@@ -201,7 +204,10 @@ export type ResultMetaCheck = MetaCheck<T.ResultMetaObject, ResultMetaFields>;
  * Reads and checks the `_meta` of a result (result object): `_meta` and all its keys are optional. Unknown
  * keys are kept and, unless `strict`, not reported. Never throws.
  */
-export const checkResultMeta: (result: unknown, options?: MetaCheckOptions) => ResultMetaCheck = metaChecker(META_RULES, RESULT_META_KEYS);
+export const checkResultMeta: (result: unknown, options?: MetaCheckOptions) => ResultMetaCheck = /* @__PURE__ */ metaChecker(
+  META_RULES,
+  RESULT_META_KEYS,
+);
 
 /**
  * Returns `meta` once it is a valid result `_meta`: a plain object of JSON data, every key
@@ -211,4 +217,4 @@ export const checkResultMeta: (result: unknown, options?: MetaCheckOptions) => R
  *
  * @throws TypeError naming every problem
  */
-export const buildResultMeta: (meta: T.ResultMetaObject) => T.ResultMetaObject = metaBuilder(META_RULES, RESULT_META_KEYS);
+export const buildResultMeta: (meta: T.ResultMetaObject) => T.ResultMetaObject = /* @__PURE__ */ metaBuilder(META_RULES, RESULT_META_KEYS);

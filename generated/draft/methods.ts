@@ -337,7 +337,9 @@ export type NotificationMethod = { [M in Method]: (typeof METHODS)[M]["kind"] ex
 /** The table row of `method`, or `undefined` for a method this revision does not have. Any string is safe. */
 // `satisfies` here rather than on METHODS: an exported `as const` object keeps an inferable type
 // (isolatedDeclarations), and every row is still checked against MethodInfo.
-export const methodInfo: (method: string) => MethodInfo | undefined = tableLookup<MethodInfo>(METHODS satisfies Record<string, MethodInfo>);
+export const methodInfo: (method: string) => MethodInfo | undefined = /* @__PURE__ */ tableLookup<MethodInfo>(
+  METHODS satisfies Record<string, MethodInfo>,
+);
 
 /** The `resultType` values this revision's schema names. */
 export const RESULT_TYPES = ["complete", "input_required"] as const;
@@ -354,7 +356,8 @@ const RESULT_RULES: ResultRules = {
  * The `resultType` of a result: absent → "complete" (2026-07-28 schema.ts Result.resultType: a client treats an absent resultType as "complete"); a value this
  * revision or `options.known` names → that value; anything else → invalid. Never throws.
  */
-export const resolveResultType: (result: unknown, options?: ResultTypeOptions) => ResultTypeResolution = resultTypeResolver(RESULT_RULES);
+export const resolveResultType: (result: unknown, options?: ResultTypeOptions) => ResultTypeResolution =
+  /* @__PURE__ */ resultTypeResolver(RESULT_RULES);
 
 /** The names of the result types method `M` may answer with. */
 type ResultNameOf<M extends RequestMethod> = Extract<(typeof METHODS)[M]["results"][number], keyof ResultTypesByName>;
@@ -389,4 +392,4 @@ type ParseResult = <M extends RequestMethod>(method: M, result: unknown, options
  * `"complete"`: the returned value is a copy with `resultType` filled in.
  * Never throws.
  */
-export const parseResult: ParseResult = resultParser(RESULT_RULES, methodInfo, validatorsByType) as ParseResult;
+export const parseResult: ParseResult = /* @__PURE__ */ resultParser(RESULT_RULES, methodInfo, validatorsByType) as ParseResult;

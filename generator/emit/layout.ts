@@ -38,7 +38,7 @@ export type Code =
   | { readonly kind: "text"; readonly text: string; readonly lone?: boolean; readonly literal?: "string" | "number" | "boolean"; readonly undecided?: true }
   | { readonly kind: "array"; readonly elements: readonly Code[]; readonly numbers?: boolean }
   | { readonly kind: "object"; readonly properties: readonly (readonly [key: string, value: Code])[]; readonly broken?: boolean }
-  | { readonly kind: "call"; readonly callee: string; readonly typeArgs?: readonly string[]; readonly args: readonly Code[] }
+  | { readonly kind: "call"; readonly callee: string; readonly typeArgs?: readonly string[]; readonly args: readonly Code[]; readonly pure?: true }
   | { readonly kind: "fnType"; readonly params: readonly string[]; readonly returns: Code }
   | { readonly kind: "typeArgs"; readonly name: string; readonly args: readonly string[] }
   | { readonly kind: "asConst"; readonly expression: Code };
@@ -52,6 +52,14 @@ export const array = (elements: readonly Code[]): Code => ({
 });
 export const object = (properties: readonly (readonly [string, Code])[], broken = false): Code => ({ kind: "object", properties, broken });
 export const call = (callee: string, args: readonly Code[], typeArgs?: readonly string[]): Code => ({ kind: "call", callee, args, ...(typeArgs ? { typeArgs } : {}) });
+/**
+ * A call marked `/* @__PURE__ *\/`: a bundler may drop it when its value is unused (a module-level checker built from
+ * the validators, so that importing a table alone does not keep them).
+ */
+export const pureCall = (callee: string, args: readonly Code[]): Code => ({ kind: "call", callee, args, pure: true });
+
+/** The annotation bundlers read as "no effect when the value is unused" (Rollup, Rolldown, esbuild, webpack's Terser). */
+export const PURE = "/* @__PURE__ */ ";
 
 function toDoc(code: Code): Doc {
   switch (code.kind) {
@@ -63,7 +71,7 @@ function toDoc(code: Code): Doc {
     case "object":
       return objectDoc(code);
     case "call":
-      return [code.callee, typeArgumentsDoc(code.typeArgs ?? []), callArgumentsDoc(code.args)];
+      return [code.pure ? PURE : "", code.callee, typeArgumentsDoc(code.typeArgs ?? []), callArgumentsDoc(code.args)];
     case "fnType":
       // The parameters are not a group of their own (Prettier groups them only to hug a lone object parameter): they break with the type.
       return group([parametersDoc(code.params), " => ", toDoc(code.returns)]);

@@ -10,7 +10,7 @@ import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, wor
 import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
-import { array, call, constArrayStatement, constStatement, identifierCode, importStatement, object, Pieces, plainLine, propertyLine, stringCode, text, type Code } from "./layout.js";
+import { array, constArrayStatement, constStatement, identifierCode, importStatement, object, Pieces, plainLine, propertyLine, PURE, pureCall, stringCode, text, type Code } from "./layout.js";
 import { objectLiteralKey } from "./names.js";
 import { keyText, stringLiteralText } from "./print-type.js";
 import { typeReferenceText, type SymbolTable, type TypeNames } from "./symbols.js";
@@ -257,7 +257,7 @@ function shapeView(
   const params = [`${s.containerParam}: unknown`, "options?: MetaCheckOptions"];
   const checkSignature = `(${params.join(", ")}) => ${own.resultType}`;
   const buildSignature = `(meta: ${typeText}) => ${typeText}`;
-  const bound = (callee: string) => call(callee, [identifierCode("META_RULES"), identifierCode(constName)]);
+  const bound = (callee: string) => pureCall(callee, [identifierCode("META_RULES"), identifierCode(constName)]);
   const fieldLines = properties.map((p) => {
     const name = JSON.parse(fields.get(p.name)!) as string;
     const type = fieldTypes.get(p.name)!;
@@ -270,11 +270,11 @@ function shapeView(
     keysProperty,
     checkDeclaration: pieces.take(
       constStatement(true, own.checkName, { kind: "fnType", params, returns: text(own.resultType) }, bound("metaChecker")),
-      `export const ${own.checkName}: ${checkSignature} = metaChecker(META_RULES, ${constName});`,
+      `export const ${own.checkName}: ${checkSignature} = ${PURE}metaChecker(META_RULES, ${constName});`,
     ),
     buildDeclaration: pieces.take(
       constStatement(true, own.buildName, { kind: "fnType", params: [`meta: ${typeText}`], returns: text(typeText) }, bound("metaBuilder")),
-      `export const ${own.buildName}: ${buildSignature} = metaBuilder(META_RULES, ${constName});`,
+      `export const ${own.buildName}: ${buildSignature} = ${PURE}metaBuilder(META_RULES, ${constName});`,
     ),
     what,
     container: s.container,
@@ -331,9 +331,9 @@ export function buildMeta(facts: ProtocolFacts, model: Model, names: ReadonlyMap
         true,
         "isReservedMetaKey",
         { kind: "fnType", params: ["key: string"], returns: text("boolean") },
-        call("reservedMetaKeyTest", [stringCode(stringLiteralText(rules.reservedPrefix.rule)), array(strings(reserved))]),
+        pureCall("reservedMetaKeyTest", [stringCode(stringLiteralText(rules.reservedPrefix.rule)), array(strings(reserved))]),
       ),
-      `export const isReservedMetaKey: (key: string) => boolean = reservedMetaKeyTest(${JSON.stringify(rules.reservedPrefix.rule)}, [${json(reserved)}]);`,
+      `export const isReservedMetaKey: (key: string) => boolean = ${PURE}reservedMetaKeyTest(${JSON.stringify(rules.reservedPrefix.rule)}, [${json(reserved)}]);`,
     ),
     definedKeysProperty: pieces.take(propertyLine("definedKeys", array(strings(defined)), 1), `  definedKeys: [${json(defined)}],`),
     keyProperties: facts.metaKeys.map((k) => {
