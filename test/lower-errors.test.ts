@@ -265,6 +265,25 @@ describe("refused schemas", () => {
       "s.ts:5:25 - error MCG201: unsupported construct: key type K (only string literals, or aliases of them, are supported)",
     ]);
   });
+
+  it("reads the keys of Omit, Pick and Record through a string enum, the alias of its values (helper-142)", async () => {
+    const text =
+      'export enum Region {\n  Eu = "eu",\n  Us = "us",\n}\nenum Hidden {\n  A = "a",\n}\nexport interface X {\n  eu: string;\n  us: number;\n  a: boolean;\n}\nexport type Quotas = Record<Region, number>;\nexport type O = Omit<X, Region>;\nexport type P = Pick<X, Hidden | Region.Eu>;\n';
+    const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none" });
+    // Hidden is read for keys only: used, though the output spells its keys out (no MCG253).
+    expect(warnings.map((w) => w.code).filter((c) => c !== "MCG260")).toEqual([]);
+    const types = files.find((f) => f.path === "types.ts")!.contents;
+    expect(types).toContain("export type Quotas = {\n  eu: number;\n  us: number;\n};");
+    expect(types).toContain("export type O = {\n  a: boolean;\n};");
+    expect(types).toContain("export type P = {\n  eu: string;\n  a: boolean;\n};");
+    // A number enum has no string keys, and a refused enum is reported once, at the enum.
+    expect(await diagnostics('export enum N {\n  A = 1,\n}\nexport type R = Record<N, string>;\n')).toEqual([
+      "s.ts:4:24 - error MCG201: unsupported construct: key type N (only string literals, or aliases of them, are supported)",
+    ]);
+    expect(await diagnostics('export enum E {\n  A,\n}\nexport type R = Record<E, string>;\n')).toEqual([
+      "s.ts:2:3 - error MCG201: unsupported construct: enum member E.A has an implicit value; give every member an explicit string or number value",
+    ]);
+  });
 });
 
 describe("enums and as const objects: refusals without echoes, and their exact messages", () => {

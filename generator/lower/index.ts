@@ -710,9 +710,10 @@ class Lowerer {
   }
 
   /**
-   * String-literal keys of `"a" | "b"`, through type aliases (`type Keys = "a" | "b"`), each once
-   * and in the order first written (`Record<K | "a", V>` with `K = "a" | "b"` has the properties a
-   * and b). An alias read here counts as used ({@link aliasKeys}).
+   * String-literal keys of `"a" | "b"`, through type aliases (`type Keys = "a" | "b"`) and string
+   * enums (the alias of their values), each once and in the order first written (`Record<K | "a", V>`
+   * with `K = "a" | "b"` has the properties a and b). An alias or enum read here counts as used
+   * ({@link aliasKeys}).
    */
   private keyLiterals(node: TypeNode): string[] {
     // The aliases being read: an alias may be reached twice (`K | K2` with `K2 = K | "b"`), not through itself.
@@ -720,6 +721,17 @@ class Lowerer {
     const visit = (type: TypeExpr, keys: Set<string>): void => {
       if (type.kind === "union") return type.members.forEach((m) => visit(m, keys));
       if (type.kind === "literal" && typeof type.value === "string") return void keys.add(type.value);
+      if (type.kind === "ref" && this.enums.has(type.name)) {
+        const values = this.enums.get(type.name);
+        // A refused enum was reported at the enum (helper-142: `Record<Region, V>` of a string enum was refused).
+        if (!values) throw new GeneratorError([]);
+        const strings = [...values.values()].filter((v): v is string => typeof v === "string");
+        if (strings.length === values.size) {
+          this.aliasKeys.set(type.name, strings);
+          for (const key of strings) keys.add(key);
+          return;
+        }
+      }
       const alias = type.kind === "ref" && !reading.has(type.name) ? this.nodes.get(type.name)?.[0] : undefined;
       if (alias === undefined || !Node.isTypeAliasDeclaration(alias)) {
         throw this.unsupported(node, `key type ${node.getText()} (only string literals, or aliases of them, are supported)`);
