@@ -138,6 +138,31 @@ function declareNames(revisions: readonly Revision[], targets: readonly TargetNa
   return names;
 }
 
+/**
+ * Every input analysed, each in turn: the problems of all of them are said together, not only the first failing
+ * schema's (with the warnings of all).
+ *
+ * @throws GeneratorError every schema's errors, in input order
+ */
+function analyzeAll(inputs: readonly SchemaInput[], resolved: GeneratorOptions): AnalyzedSchema[] {
+  const schemas: AnalyzedSchema[] = [];
+  const errors: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
+  for (const input of inputs) {
+    try {
+      const schema = analyzeSchema(input, resolved);
+      schemas.push(schema);
+      warnings.push(...schema.warnings);
+    } catch (error) {
+      if (!(error instanceof GeneratorError)) throw error;
+      errors.push(...error.diagnostics);
+      warnings.push(...error.warnings);
+    }
+  }
+  if (errors.length > 0) throw new GeneratorError(errors, warnings);
+  return schemas;
+}
+
 /** Generates one output serving several revisions (see the module comment). */
 export async function generateRevisions(inputs: readonly SchemaInput[], resolved: GeneratorOptions, rulesGiven: boolean): Promise<GenerateResult> {
   if (rulesGiven && resolved.protocolRules !== "auto") {
@@ -148,7 +173,7 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
       },
     ]);
   }
-  const schemas = inputs.map((input) => analyzeSchema(input, resolved));
+  const schemas = analyzeAll(inputs, resolved);
   const warnings = schemas.flatMap((s) => s.warnings);
   try {
     const revisions = orderRevisions(schemas);

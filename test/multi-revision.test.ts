@@ -379,4 +379,13 @@ describe("fixture schemas", () => {
     expect(await refusal({ schema: [MODERN_FIXTURE, legacyFixture("../up", "up.ts")] })).toEqual(["MCG320 up.ts (protocol version ../up): the protocol version cannot name a folder of the output"]);
     expect(await refusal({ schema: [] })).toEqual(["MCG001 no schema given"]);
   });
+
+  it("says the errors of every schema, not only the first failing one's (helper-142: a bad first schema hid the second's)", async () => {
+    const broken = (fileName: string, type: string) => ({ fileName, text: `export interface A { a: ${type}; }\n` });
+    const located = async (options: Parameters<typeof generate>[0]) => {
+      const error = (await generate(options).catch((e: unknown) => e)) as GeneratorError;
+      return error.diagnostics.map((d) => `${d.span?.file}:${d.span?.line}:${d.span?.column} ${d.code}`);
+    };
+    expect(await located({ schema: [broken("one.ts", "Missing"), MODERN_FIXTURE, broken("two.ts", "symbol")] })).toEqual(["one.ts:1:25 MCG110", "two.ts:1:25 MCG201"]);
+  });
 });
