@@ -207,7 +207,13 @@ export function describeError(error: unknown): string {
   }
 }
 
-export function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSchemaV1<unknown, T> {
+/**
+ * The Standard Schema object of a `validateX`: its input typed as its output, `T`, as a schema
+ * library's are when nothing transforms the value. Libraries infer from the input type (tRPC
+ * types a procedure's callers with it, TanStack Form takes a schema whose input is the form's
+ * data); `validate` still takes any value.
+ */
+export function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSchemaV1<T> {
   return {
     "~standard": {
       version: 1,

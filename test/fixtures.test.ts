@@ -4,6 +4,8 @@
  * type-check under a strict user configuration, and the imported validators give the
  * stated verdicts with the exact issues (JSON Pointer path and keyword).
  */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, GeneratorError, type GeneratorOptions } from "../generator/index.js";
 import { typecheck } from "./support/corpus.js";
@@ -1049,6 +1051,30 @@ describe("fixture names: schema names that meet generated names", () => {
     invalid: [[{ name: "n", inputSchema: {} }, [I("/inputSchema/type", "required")]]],
   });
   verdicts(v, "ToolSchema", { valid: [{ type: "object" }], invalid: [[{ type: "array" }, [I("/type", "const")]]] });
+
+  it("types each Standard Schema object's input as its type, as libraries that infer from it need (helper-141: unknown)", async () => {
+    // tRPC types a procedure's callers with the input schema's input type, and TanStack Form takes as a
+    // form's validator only a schema whose input is the form's data: an input of unknown let a caller
+    // pass anything, and was refused as a form validator.
+    const fixture = await generateFixture("names", { docs: "none" }, "names-standard-types");
+    writeFileSync(
+      join(fixture.dir, "consumer.ts"),
+      [
+        'import { ToolSchemaSchema, ToolStandardSchema } from "./validators.js";',
+        'import type { Tool, ToolSchema } from "./types.js";',
+        "// Standard Schema's InferInput and InferOutput, as @standard-schema/spec declares them.",
+        'type Types<S> = S extends { readonly "~standard": { readonly types?: infer T } } ? NonNullable<T> : never;',
+        "type InferInput<S> = Types<S> extends { readonly input: infer I } ? I : never;",
+        "type InferOutput<S> = Types<S> extends { readonly output: infer O } ? O : never;",
+        "type Equals<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;",
+        "export const input: Equals<InferInput<typeof ToolStandardSchema>, Tool> = true;",
+        "export const output: Equals<InferOutput<typeof ToolStandardSchema>, Tool> = true;",
+        "export const schemaInput: Equals<InferInput<typeof ToolSchemaSchema>, ToolSchema> = true;",
+        "",
+      ].join("\n"),
+    );
+    expect(typecheck(fixture.dir)).toEqual([]);
+  });
 
   it("keeps the guard isUri of a type Uri apart from the runtime's @format uri check", async () => {
     const fixture = await generateFixture("names", { docs: "none" }, "names-format-helper", "format-helper.ts");

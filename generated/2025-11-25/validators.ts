@@ -244,7 +244,13 @@ function describeError(error: unknown): string {
   }
 }
 
-function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSchemaV1<unknown, T> {
+/**
+ * The Standard Schema object of a `validateX`: its input typed as its output, `T`, as a schema
+ * library's are when nothing transforms the value. Libraries infer from the input type (tRPC
+ * types a procedure's callers with it, TanStack Form takes a schema whose input is the form's
+ * data); `validate` still takes any value.
+ */
+function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSchemaV1<T> {
   return {
     "~standard": {
       version: 1,
@@ -460,7 +466,7 @@ export function validateJSONRPCMessage(value: unknown): ValidationResult<T.JSONR
   return isJSONRPCMessage(value) ? valid(value) : collectIssues<T.JSONRPCMessage>(_collectJSONRPCMessage, value);
 }
 /** `JSONRPCMessage` (schema.ts:8) as a Standard Schema v1 object */
-export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
+export const JSONRPCMessageSchema: StandardSchemaV1<T.JSONRPCMessage> = standard(validateJSONRPCMessage);
 
 function _isProgressToken(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
@@ -484,7 +490,7 @@ export function validateProgressToken(value: unknown): ValidationResult<T.Progre
   return isProgressToken(value) ? valid(value) : collectIssues<T.ProgressToken>(_collectProgressToken, value);
 }
 /** `ProgressToken` (schema.ts:21) as a Standard Schema v1 object */
-export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
+export const ProgressTokenSchema: StandardSchemaV1<T.ProgressToken> = standard(validateProgressToken);
 
 function _isCursor(v: any, _d: number): boolean {
   return typeof v === "string";
@@ -507,7 +513,7 @@ export function validateCursor(value: unknown): ValidationResult<T.Cursor> {
   return isCursor(value) ? valid(value) : collectIssues<T.Cursor>(_collectCursor, value);
 }
 /** `Cursor` (schema.ts:28) as a Standard Schema v1 object */
-export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
+export const CursorSchema: StandardSchemaV1<T.Cursor> = standard(validateCursor);
 
 function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
   return (
@@ -550,7 +556,7 @@ export function validateTaskAugmentedRequestParams(value: unknown): ValidationRe
     : collectIssues<T.TaskAugmentedRequestParams>(_collectTaskAugmentedRequestParams, value);
 }
 /** `TaskAugmentedRequestParams` (schema.ts:35) as a Standard Schema v1 object */
-export const TaskAugmentedRequestParamsSchema: StandardSchemaV1<unknown, T.TaskAugmentedRequestParams> =
+export const TaskAugmentedRequestParamsSchema: StandardSchemaV1<T.TaskAugmentedRequestParams> =
   standard(validateTaskAugmentedRequestParams);
 
 function _isRequestParams(v: any, _d: number): boolean {
@@ -603,7 +609,7 @@ export function validateRequestParams(value: unknown): ValidationResult<T.Reques
   return isRequestParams(value) ? valid(value) : collectIssues<T.RequestParams>(_collectRequestParams, value);
 }
 /** `RequestParams` (schema.ts:51) as a Standard Schema v1 object */
-export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
+export const RequestParamsSchema: StandardSchemaV1<T.RequestParams> = standard(validateRequestParams);
 
 function _isRequest(v: any, _d: number): boolean {
   return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
@@ -622,7 +628,7 @@ export function validateRequest(value: unknown): ValidationResult<T.Request> {
   return isRequest(value) ? valid(value) : collectIssues<T.Request>(_collectNotification, value);
 }
 /** `Request` (schema.ts:65) as a Standard Schema v1 object */
-export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
+export const RequestSchema: StandardSchemaV1<T.Request> = standard(validateRequest);
 
 function _isNotificationParams(v: any, _d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
@@ -651,7 +657,7 @@ export function validateNotificationParams(value: unknown): ValidationResult<T.N
   return isNotificationParams(value) ? valid(value) : collectIssues<T.NotificationParams>(_collectNotificationParams, value);
 }
 /** `NotificationParams` (schema.ts:73) as a Standard Schema v1 object */
-export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> = standard(validateNotificationParams);
+export const NotificationParamsSchema: StandardSchemaV1<T.NotificationParams> = standard(validateNotificationParams);
 
 function _isNotification(v: any, _d: number): boolean {
   return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
@@ -678,7 +684,7 @@ export function validateNotification(value: unknown): ValidationResult<T.Notific
   return isNotification(value) ? valid(value) : collectIssues<T.Notification>(_collectNotification, value);
 }
 /** `Notification` (schema.ts:81) as a Standard Schema v1 object */
-export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
+export const NotificationSchema: StandardSchemaV1<T.Notification> = standard(validateNotification);
 
 function _isResult(v: any, _d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
@@ -701,7 +707,7 @@ export function validateResult(value: unknown): ValidationResult<T.Result> {
   return isResult(value) ? valid(value) : collectIssues<T.Result>(_collectGetTaskPayloadResult, value);
 }
 /** `Result` (schema.ts:91) as a Standard Schema v1 object */
-export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
+export const ResultSchema: StandardSchemaV1<T.Result> = standard(validateResult);
 
 function _isError(v: any, _d: number): boolean {
   return objectLike(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string" && plainPrototype(v);
@@ -732,7 +738,7 @@ export function validateError(value: unknown): ValidationResult<T.Error> {
   return isError(value) ? valid(value) : collectIssues<T.Error>(_collectError, value);
 }
 /** `Error` (schema.ts:102) as a Standard Schema v1 object */
-export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
+export const ErrorSchema: StandardSchemaV1<T.Error> = standard(validateError);
 
 function _isRequestId(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
@@ -751,7 +757,7 @@ export function validateRequestId(value: unknown): ValidationResult<T.RequestId>
   return isRequestId(value) ? valid(value) : collectIssues<T.RequestId>(_collectProgressToken, value);
 }
 /** `RequestId` (schema.ts:122) as a Standard Schema v1 object */
-export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
+export const RequestIdSchema: StandardSchemaV1<T.RequestId> = standard(validateRequestId);
 
 function _isJSONRPCRequest(v: any, _d: number): boolean {
   return (
@@ -798,7 +804,7 @@ export function validateJSONRPCRequest(value: unknown): ValidationResult<T.JSONR
   return isJSONRPCRequest(value) ? valid(value) : collectIssues<T.JSONRPCRequest>(_collectJSONRPCRequest, value);
 }
 /** `JSONRPCRequest` (schema.ts:129) as a Standard Schema v1 object */
-export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
+export const JSONRPCRequestSchema: StandardSchemaV1<T.JSONRPCRequest> = standard(validateJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, _d: number): boolean {
   return (
@@ -841,7 +847,7 @@ export function validateJSONRPCNotification(value: unknown): ValidationResult<T.
   return isJSONRPCNotification(value) ? valid(value) : collectIssues<T.JSONRPCNotification>(_collectJSONRPCNotification, value);
 }
 /** `JSONRPCNotification` (schema.ts:139) as a Standard Schema v1 object */
-export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> = standard(validateJSONRPCNotification);
+export const JSONRPCNotificationSchema: StandardSchemaV1<T.JSONRPCNotification> = standard(validateJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
   return (
@@ -885,7 +891,7 @@ export function validateJSONRPCResultResponse(value: unknown): ValidationResult<
   return isJSONRPCResultResponse(value) ? valid(value) : collectIssues<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse, value);
 }
 /** `JSONRPCResultResponse` (schema.ts:148) as a Standard Schema v1 object */
-export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
+export const JSONRPCResultResponseSchema: StandardSchemaV1<T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
@@ -929,7 +935,7 @@ export function validateJSONRPCErrorResponse(value: unknown): ValidationResult<T
   return isJSONRPCErrorResponse(value) ? valid(value) : collectIssues<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse, value);
 }
 /** `JSONRPCErrorResponse` (schema.ts:159) as a Standard Schema v1 object */
-export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
+export const JSONRPCErrorResponseSchema: StandardSchemaV1<T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
 
 function _isJSONRPCResponse(v: any, d: number): boolean {
   return _isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d);
@@ -962,7 +968,7 @@ export function validateJSONRPCResponse(value: unknown): ValidationResult<T.JSON
   return isJSONRPCResponse(value) ? valid(value) : collectIssues<T.JSONRPCResponse>(_collectJSONRPCResponse, value);
 }
 /** `JSONRPCResponse` (schema.ts:170) as a Standard Schema v1 object */
-export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
+export const JSONRPCResponseSchema: StandardSchemaV1<T.JSONRPCResponse> = standard(validateJSONRPCResponse);
 
 function _isURLElicitationRequiredError(v: any, d: number): boolean {
   return (
@@ -1034,7 +1040,7 @@ export function validateURLElicitationRequiredError(value: unknown): ValidationR
     : collectIssues<T.URLElicitationRequiredError>(_collectURLElicitationRequiredError, value);
 }
 /** `URLElicitationRequiredError` (schema.ts:188) as a Standard Schema v1 object */
-export const URLElicitationRequiredErrorSchema: StandardSchemaV1<unknown, T.URLElicitationRequiredError> =
+export const URLElicitationRequiredErrorSchema: StandardSchemaV1<T.URLElicitationRequiredError> =
   standard(validateURLElicitationRequiredError);
 
 function _isEmptyResult(v: any, d: number): boolean {
@@ -1059,7 +1065,7 @@ export function validateEmptyResult(value: unknown): ValidationResult<T.EmptyRes
   return isEmptyResult(value) ? valid(value) : collectIssues<T.EmptyResult>(_collectEmptyResult, value);
 }
 /** `EmptyResult` (schema.ts:207) as a Standard Schema v1 object */
-export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
+export const EmptyResultSchema: StandardSchemaV1<T.EmptyResult> = standard(validateEmptyResult);
 
 function _isCancelledNotificationParams(v: any, _d: number): boolean {
   return (
@@ -1105,7 +1111,7 @@ export function validateCancelledNotificationParams(value: unknown): ValidationR
     : collectIssues<T.CancelledNotificationParams>(_collectCancelledNotificationParams, value);
 }
 /** `CancelledNotificationParams` (schema.ts:215) as a Standard Schema v1 object */
-export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.CancelledNotificationParams> =
+export const CancelledNotificationParamsSchema: StandardSchemaV1<T.CancelledNotificationParams> =
   standard(validateCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
@@ -1150,7 +1156,7 @@ export function validateCancelledNotification(value: unknown): ValidationResult<
   return isCancelledNotification(value) ? valid(value) : collectIssues<T.CancelledNotification>(_collectCancelledNotification, value);
 }
 /** `CancelledNotification` (schema.ts:244) as a Standard Schema v1 object */
-export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> = standard(validateCancelledNotification);
+export const CancelledNotificationSchema: StandardSchemaV1<T.CancelledNotification> = standard(validateCancelledNotification);
 
 function _isInitializeRequestParams(v: any, d: number): boolean {
   return (
@@ -1211,8 +1217,7 @@ export function validateInitializeRequestParams(value: unknown): ValidationResul
   return isInitializeRequestParams(value) ? valid(value) : collectIssues<T.InitializeRequestParams>(_collectInitializeRequestParams, value);
 }
 /** `InitializeRequestParams` (schema.ts:255) as a Standard Schema v1 object */
-export const InitializeRequestParamsSchema: StandardSchemaV1<unknown, T.InitializeRequestParams> =
-  standard(validateInitializeRequestParams);
+export const InitializeRequestParamsSchema: StandardSchemaV1<T.InitializeRequestParams> = standard(validateInitializeRequestParams);
 
 function _isInitializeRequest(v: any, d: number): boolean {
   return (
@@ -1259,7 +1264,7 @@ export function validateInitializeRequest(value: unknown): ValidationResult<T.In
   return isInitializeRequest(value) ? valid(value) : collectIssues<T.InitializeRequest>(_collectInitializeRequest, value);
 }
 /** `InitializeRequest` (schema.ts:269) as a Standard Schema v1 object */
-export const InitializeRequestSchema: StandardSchemaV1<unknown, T.InitializeRequest> = standard(validateInitializeRequest);
+export const InitializeRequestSchema: StandardSchemaV1<T.InitializeRequest> = standard(validateInitializeRequest);
 
 function _isInitializeResult(v: any, d: number): boolean {
   return (
@@ -1309,7 +1314,7 @@ export function validateInitializeResult(value: unknown): ValidationResult<T.Ini
   return isInitializeResult(value) ? valid(value) : collectIssues<T.InitializeResult>(_collectInitializeResult, value);
 }
 /** `InitializeResult` (schema.ts:279) as a Standard Schema v1 object */
-export const InitializeResultSchema: StandardSchemaV1<unknown, T.InitializeResult> = standard(validateInitializeResult);
+export const InitializeResultSchema: StandardSchemaV1<T.InitializeResult> = standard(validateInitializeResult);
 
 function _isInitializedNotification(v: any, d: number): boolean {
   return (
@@ -1353,8 +1358,7 @@ export function validateInitializedNotification(value: unknown): ValidationResul
   return isInitializedNotification(value) ? valid(value) : collectIssues<T.InitializedNotification>(_collectInitializedNotification, value);
 }
 /** `InitializedNotification` (schema.ts:300) as a Standard Schema v1 object */
-export const InitializedNotificationSchema: StandardSchemaV1<unknown, T.InitializedNotification> =
-  standard(validateInitializedNotification);
+export const InitializedNotificationSchema: StandardSchemaV1<T.InitializedNotification> = standard(validateInitializedNotification);
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
@@ -1526,7 +1530,7 @@ export function validateClientCapabilities(value: unknown): ValidationResult<T.C
   return isClientCapabilities(value) ? valid(value) : collectIssues<T.ClientCapabilities>(_collectClientCapabilities, value);
 }
 /** `ClientCapabilities` (schema.ts:310) as a Standard Schema v1 object */
-export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> = standard(validateClientCapabilities);
+export const ClientCapabilitiesSchema: StandardSchemaV1<T.ClientCapabilities> = standard(validateClientCapabilities);
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
@@ -1658,7 +1662,7 @@ export function validateServerCapabilities(value: unknown): ValidationResult<T.S
   return isServerCapabilities(value) ? valid(value) : collectIssues<T.ServerCapabilities>(_collectServerCapabilities, value);
 }
 /** `ServerCapabilities` (schema.ts:386) as a Standard Schema v1 object */
-export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> = standard(validateServerCapabilities);
+export const ServerCapabilitiesSchema: StandardSchemaV1<T.ServerCapabilities> = standard(validateServerCapabilities);
 
 function _isIcon(v: any, d: number): boolean {
   return (
@@ -1710,7 +1714,7 @@ export function validateIcon(value: unknown): ValidationResult<T.Icon> {
   return isIcon(value) ? valid(value) : collectIssues<T.Icon>(_collectIcon, value);
 }
 /** `Icon` (schema.ts:464) as a Standard Schema v1 object */
-export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
+export const IconSchema: StandardSchemaV1<T.Icon> = standard(validateIcon);
 
 function _isIcons(v: any, d: number): boolean {
   return objectLike(v) && (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) && plainPrototype(v);
@@ -1746,7 +1750,7 @@ export function validateIcons(value: unknown): ValidationResult<T.Icons> {
   return isIcons(value) ? valid(value) : collectIssues<T.Icons>(_collectIcons, value);
 }
 /** `Icons` (schema.ts:508) as a Standard Schema v1 object */
-export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
+export const IconsSchema: StandardSchemaV1<T.Icons> = standard(validateIcons);
 
 function _isBaseMetadata(v: any, _d: number): boolean {
   return (
@@ -1774,7 +1778,7 @@ export function validateBaseMetadata(value: unknown): ValidationResult<T.BaseMet
   return isBaseMetadata(value) ? valid(value) : collectIssues<T.BaseMetadata>(_collectBaseMetadata, value);
 }
 /** `BaseMetadata` (schema.ts:528) as a Standard Schema v1 object */
-export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
+export const BaseMetadataSchema: StandardSchemaV1<T.BaseMetadata> = standard(validateBaseMetadata);
 
 function _isImplementation(v: any, d: number): boolean {
   return (
@@ -1830,7 +1834,7 @@ export function validateImplementation(value: unknown): ValidationResult<T.Imple
   return isImplementation(value) ? valid(value) : collectIssues<T.Implementation>(_collectImplementation, value);
 }
 /** `Implementation` (schema.ts:550) as a Standard Schema v1 object */
-export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
+export const ImplementationSchema: StandardSchemaV1<T.Implementation> = standard(validateImplementation);
 
 function _isPingRequest(v: any, d: number): boolean {
   return (
@@ -1877,7 +1881,7 @@ export function validatePingRequest(value: unknown): ValidationResult<T.PingRequ
   return isPingRequest(value) ? valid(value) : collectIssues<T.PingRequest>(_collectPingRequest, value);
 }
 /** `PingRequest` (schema.ts:576) as a Standard Schema v1 object */
-export const PingRequestSchema: StandardSchemaV1<unknown, T.PingRequest> = standard(validatePingRequest);
+export const PingRequestSchema: StandardSchemaV1<T.PingRequest> = standard(validatePingRequest);
 
 function _isProgressNotificationParams(v: any, _d: number): boolean {
   return (
@@ -1929,7 +1933,7 @@ export function validateProgressNotificationParams(value: unknown): ValidationRe
     : collectIssues<T.ProgressNotificationParams>(_collectProgressNotificationParams, value);
 }
 /** `ProgressNotificationParams` (schema.ts:588) as a Standard Schema v1 object */
-export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.ProgressNotificationParams> =
+export const ProgressNotificationParamsSchema: StandardSchemaV1<T.ProgressNotificationParams> =
   standard(validateProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
@@ -1974,7 +1978,7 @@ export function validateProgressNotification(value: unknown): ValidationResult<T
   return isProgressNotification(value) ? valid(value) : collectIssues<T.ProgressNotification>(_collectProgressNotification, value);
 }
 /** `ProgressNotification` (schema.ts:616) as a Standard Schema v1 object */
-export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> = standard(validateProgressNotification);
+export const ProgressNotificationSchema: StandardSchemaV1<T.ProgressNotification> = standard(validateProgressNotification);
 
 function _isPaginatedRequestParams(v: any, _d: number): boolean {
   return (
@@ -2029,7 +2033,7 @@ export function validatePaginatedRequestParams(value: unknown): ValidationResult
   return isPaginatedRequestParams(value) ? valid(value) : collectIssues<T.PaginatedRequestParams>(_collectPaginatedRequestParams, value);
 }
 /** `PaginatedRequestParams` (schema.ts:627) as a Standard Schema v1 object */
-export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
+export const PaginatedRequestParamsSchema: StandardSchemaV1<T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
@@ -2065,7 +2069,7 @@ export function validatePaginatedRequest(value: unknown): ValidationResult<T.Pag
   return isPaginatedRequest(value) ? valid(value) : collectIssues<T.PaginatedRequest>(_collectPaginatedRequest, value);
 }
 /** `PaginatedRequest` (schema.ts:636) as a Standard Schema v1 object */
-export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
+export const PaginatedRequestSchema: StandardSchemaV1<T.PaginatedRequest> = standard(validatePaginatedRequest);
 
 function _isPaginatedResult(v: any, _d: number): boolean {
   return (
@@ -2097,7 +2101,7 @@ export function validatePaginatedResult(value: unknown): ValidationResult<T.Pagi
   return isPaginatedResult(value) ? valid(value) : collectIssues<T.PaginatedResult>(_collectPaginatedResult, value);
 }
 /** `PaginatedResult` (schema.ts:641) as a Standard Schema v1 object */
-export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
+export const PaginatedResultSchema: StandardSchemaV1<T.PaginatedResult> = standard(validatePaginatedResult);
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
@@ -2144,7 +2148,7 @@ export function validateListResourcesRequest(value: unknown): ValidationResult<T
   return isListResourcesRequest(value) ? valid(value) : collectIssues<T.ListResourcesRequest>(_collectListResourcesRequest, value);
 }
 /** `ListResourcesRequest` (schema.ts:655) as a Standard Schema v1 object */
-export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> = standard(validateListResourcesRequest);
+export const ListResourcesRequestSchema: StandardSchemaV1<T.ListResourcesRequest> = standard(validateListResourcesRequest);
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
@@ -2198,7 +2202,7 @@ export function validateListResourcesResult(value: unknown): ValidationResult<T.
   return isListResourcesResult(value) ? valid(value) : collectIssues<T.ListResourcesResult>(_collectListResourcesResult, value);
 }
 /** `ListResourcesResult` (schema.ts:664) as a Standard Schema v1 object */
-export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> = standard(validateListResourcesResult);
+export const ListResourcesResultSchema: StandardSchemaV1<T.ListResourcesResult> = standard(validateListResourcesResult);
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
@@ -2247,7 +2251,7 @@ export function validateListResourceTemplatesRequest(value: unknown): Validation
     : collectIssues<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest, value);
 }
 /** `ListResourceTemplatesRequest` (schema.ts:673) as a Standard Schema v1 object */
-export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesRequest> = standard(
+export const ListResourceTemplatesRequestSchema: StandardSchemaV1<T.ListResourceTemplatesRequest> = standard(
   validateListResourceTemplatesRequest,
 );
 
@@ -2305,7 +2309,7 @@ export function validateListResourceTemplatesResult(value: unknown): ValidationR
     : collectIssues<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult, value);
 }
 /** `ListResourceTemplatesResult` (schema.ts:682) as a Standard Schema v1 object */
-export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResult> =
+export const ListResourceTemplatesResultSchema: StandardSchemaV1<T.ListResourceTemplatesResult> =
   standard(validateListResourceTemplatesResult);
 
 function _isResourceRequestParams(v: any, _d: number): boolean {
@@ -2336,7 +2340,7 @@ export function validateResourceRequestParams(value: unknown): ValidationResult<
   return isResourceRequestParams(value) ? valid(value) : collectIssues<T.ResourceRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `ResourceRequestParams` (schema.ts:691) as a Standard Schema v1 object */
-export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> = standard(validateResourceRequestParams);
+export const ResourceRequestParamsSchema: StandardSchemaV1<T.ResourceRequestParams> = standard(validateResourceRequestParams);
 
 function _isReadResourceRequestParams(v: any, _d: number): boolean {
   return (
@@ -2399,8 +2403,7 @@ export function validateReadResourceRequestParams(value: unknown): ValidationRes
     : collectIssues<T.ReadResourceRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `ReadResourceRequestParams` (schema.ts:706) as a Standard Schema v1 object */
-export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadResourceRequestParams> =
-  standard(validateReadResourceRequestParams);
+export const ReadResourceRequestParamsSchema: StandardSchemaV1<T.ReadResourceRequestParams> = standard(validateReadResourceRequestParams);
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
@@ -2447,7 +2450,7 @@ export function validateReadResourceRequest(value: unknown): ValidationResult<T.
   return isReadResourceRequest(value) ? valid(value) : collectIssues<T.ReadResourceRequest>(_collectReadResourceRequest, value);
 }
 /** `ReadResourceRequest` (schema.ts:713) as a Standard Schema v1 object */
-export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> = standard(validateReadResourceRequest);
+export const ReadResourceRequestSchema: StandardSchemaV1<T.ReadResourceRequest> = standard(validateReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
   return (
@@ -2513,7 +2516,7 @@ export function validateReadResourceResult(value: unknown): ValidationResult<T.R
   return isReadResourceResult(value) ? valid(value) : collectIssues<T.ReadResourceResult>(_collectReadResourceResult, value);
 }
 /** `ReadResourceResult` (schema.ts:723) as a Standard Schema v1 object */
-export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> = standard(validateReadResourceResult);
+export const ReadResourceResultSchema: StandardSchemaV1<T.ReadResourceResult> = standard(validateReadResourceResult);
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
@@ -2559,7 +2562,7 @@ export function validateResourceListChangedNotification(value: unknown): Validat
     : collectIssues<T.ResourceListChangedNotification>(_collectResourceListChangedNotification, value);
 }
 /** `ResourceListChangedNotification` (schema.ts:732) as a Standard Schema v1 object */
-export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.ResourceListChangedNotification> = standard(
+export const ResourceListChangedNotificationSchema: StandardSchemaV1<T.ResourceListChangedNotification> = standard(
   validateResourceListChangedNotification,
 );
 
@@ -2606,7 +2609,7 @@ export function validateSubscribeRequestParams(value: unknown): ValidationResult
   return isSubscribeRequestParams(value) ? valid(value) : collectIssues<T.SubscribeRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `SubscribeRequestParams` (schema.ts:743) as a Standard Schema v1 object */
-export const SubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.SubscribeRequestParams> = standard(validateSubscribeRequestParams);
+export const SubscribeRequestParamsSchema: StandardSchemaV1<T.SubscribeRequestParams> = standard(validateSubscribeRequestParams);
 
 function _isSubscribeRequest(v: any, d: number): boolean {
   return (
@@ -2653,7 +2656,7 @@ export function validateSubscribeRequest(value: unknown): ValidationResult<T.Sub
   return isSubscribeRequest(value) ? valid(value) : collectIssues<T.SubscribeRequest>(_collectSubscribeRequest, value);
 }
 /** `SubscribeRequest` (schema.ts:750) as a Standard Schema v1 object */
-export const SubscribeRequestSchema: StandardSchemaV1<unknown, T.SubscribeRequest> = standard(validateSubscribeRequest);
+export const SubscribeRequestSchema: StandardSchemaV1<T.SubscribeRequest> = standard(validateSubscribeRequest);
 
 function _isUnsubscribeRequestParams(v: any, _d: number): boolean {
   return (
@@ -2700,8 +2703,7 @@ export function validateUnsubscribeRequestParams(value: unknown): ValidationResu
     : collectIssues<T.UnsubscribeRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `UnsubscribeRequestParams` (schema.ts:761) as a Standard Schema v1 object */
-export const UnsubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.UnsubscribeRequestParams> =
-  standard(validateUnsubscribeRequestParams);
+export const UnsubscribeRequestParamsSchema: StandardSchemaV1<T.UnsubscribeRequestParams> = standard(validateUnsubscribeRequestParams);
 
 function _isUnsubscribeRequest(v: any, d: number): boolean {
   return (
@@ -2748,7 +2750,7 @@ export function validateUnsubscribeRequest(value: unknown): ValidationResult<T.U
   return isUnsubscribeRequest(value) ? valid(value) : collectIssues<T.UnsubscribeRequest>(_collectUnsubscribeRequest, value);
 }
 /** `UnsubscribeRequest` (schema.ts:768) as a Standard Schema v1 object */
-export const UnsubscribeRequestSchema: StandardSchemaV1<unknown, T.UnsubscribeRequest> = standard(validateUnsubscribeRequest);
+export const UnsubscribeRequestSchema: StandardSchemaV1<T.UnsubscribeRequest> = standard(validateUnsubscribeRequest);
 
 function _isResourceUpdatedNotificationParams(v: any, _d: number): boolean {
   return (
@@ -2796,7 +2798,7 @@ export function validateResourceUpdatedNotificationParams(value: unknown): Valid
     : collectIssues<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams, value);
 }
 /** `ResourceUpdatedNotificationParams` (schema.ts:778) as a Standard Schema v1 object */
-export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotificationParams> = standard(
+export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<T.ResourceUpdatedNotificationParams> = standard(
   validateResourceUpdatedNotificationParams,
 );
 
@@ -2844,7 +2846,7 @@ export function validateResourceUpdatedNotification(value: unknown): ValidationR
     : collectIssues<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification, value);
 }
 /** `ResourceUpdatedNotification` (schema.ts:792) as a Standard Schema v1 object */
-export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotification> =
+export const ResourceUpdatedNotificationSchema: StandardSchemaV1<T.ResourceUpdatedNotification> =
   standard(validateResourceUpdatedNotification);
 
 function _isResource(v: any, d: number): boolean {
@@ -2912,7 +2914,7 @@ export function validateResource(value: unknown): ValidationResult<T.Resource> {
   return isResource(value) ? valid(value) : collectIssues<T.Resource>(_collectResource, value);
 }
 /** `Resource` (schema.ts:802) as a Standard Schema v1 object */
-export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
+export const ResourceSchema: StandardSchemaV1<T.Resource> = standard(validateResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
@@ -2976,7 +2978,7 @@ export function validateResourceTemplate(value: unknown): ValidationResult<T.Res
   return isResourceTemplate(value) ? valid(value) : collectIssues<T.ResourceTemplate>(_collectResourceTemplate, value);
 }
 /** `ResourceTemplate` (schema.ts:845) as a Standard Schema v1 object */
-export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
+export const ResourceTemplateSchema: StandardSchemaV1<T.ResourceTemplate> = standard(validateResourceTemplate);
 
 function _isResourceContents(v: any, _d: number): boolean {
   return (
@@ -3014,7 +3016,7 @@ export function validateResourceContents(value: unknown): ValidationResult<T.Res
   return isResourceContents(value) ? valid(value) : collectIssues<T.ResourceContents>(_collectResourceContents, value);
 }
 /** `ResourceContents` (schema.ts:881) as a Standard Schema v1 object */
-export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
+export const ResourceContentsSchema: StandardSchemaV1<T.ResourceContents> = standard(validateResourceContents);
 
 function _isTextResourceContents(v: any, _d: number): boolean {
   return (
@@ -3066,7 +3068,7 @@ export function validateTextResourceContents(value: unknown): ValidationResult<T
   return isTextResourceContents(value) ? valid(value) : collectIssues<T.TextResourceContents>(_collectTextResourceContents, value);
 }
 /** `TextResourceContents` (schema.ts:902) as a Standard Schema v1 object */
-export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> = standard(validateTextResourceContents);
+export const TextResourceContentsSchema: StandardSchemaV1<T.TextResourceContents> = standard(validateTextResourceContents);
 
 function _isBlobResourceContents(v: any, _d: number): boolean {
   return (
@@ -3123,7 +3125,7 @@ export function validateBlobResourceContents(value: unknown): ValidationResult<T
   return isBlobResourceContents(value) ? valid(value) : collectIssues<T.BlobResourceContents>(_collectBlobResourceContents, value);
 }
 /** `BlobResourceContents` (schema.ts:912) as a Standard Schema v1 object */
-export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> = standard(validateBlobResourceContents);
+export const BlobResourceContentsSchema: StandardSchemaV1<T.BlobResourceContents> = standard(validateBlobResourceContents);
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
@@ -3170,7 +3172,7 @@ export function validateListPromptsRequest(value: unknown): ValidationResult<T.L
   return isListPromptsRequest(value) ? valid(value) : collectIssues<T.ListPromptsRequest>(_collectListPromptsRequest, value);
 }
 /** `ListPromptsRequest` (schema.ts:927) as a Standard Schema v1 object */
-export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> = standard(validateListPromptsRequest);
+export const ListPromptsRequestSchema: StandardSchemaV1<T.ListPromptsRequest> = standard(validateListPromptsRequest);
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
@@ -3224,7 +3226,7 @@ export function validateListPromptsResult(value: unknown): ValidationResult<T.Li
   return isListPromptsResult(value) ? valid(value) : collectIssues<T.ListPromptsResult>(_collectListPromptsResult, value);
 }
 /** `ListPromptsResult` (schema.ts:936) as a Standard Schema v1 object */
-export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> = standard(validateListPromptsResult);
+export const ListPromptsResultSchema: StandardSchemaV1<T.ListPromptsResult> = standard(validateListPromptsResult);
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
@@ -3282,7 +3284,7 @@ export function validateGetPromptRequestParams(value: unknown): ValidationResult
   return isGetPromptRequestParams(value) ? valid(value) : collectIssues<T.GetPromptRequestParams>(_collectGetPromptRequestParams, value);
 }
 /** `GetPromptRequestParams` (schema.ts:945) as a Standard Schema v1 object */
-export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
+export const GetPromptRequestParamsSchema: StandardSchemaV1<T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
@@ -3329,7 +3331,7 @@ export function validateGetPromptRequest(value: unknown): ValidationResult<T.Get
   return isGetPromptRequest(value) ? valid(value) : collectIssues<T.GetPromptRequest>(_collectGetPromptRequest, value);
 }
 /** `GetPromptRequest` (schema.ts:961) as a Standard Schema v1 object */
-export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
+export const GetPromptRequestSchema: StandardSchemaV1<T.GetPromptRequest> = standard(validateGetPromptRequest);
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
@@ -3383,7 +3385,7 @@ export function validateGetPromptResult(value: unknown): ValidationResult<T.GetP
   return isGetPromptResult(value) ? valid(value) : collectIssues<T.GetPromptResult>(_collectGetPromptResult, value);
 }
 /** `GetPromptResult` (schema.ts:971) as a Standard Schema v1 object */
-export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
+export const GetPromptResultSchema: StandardSchemaV1<T.GetPromptResult> = standard(validateGetPromptResult);
 
 function _isPrompt(v: any, d: number): boolean {
   return (
@@ -3446,7 +3448,7 @@ export function validatePrompt(value: unknown): ValidationResult<T.Prompt> {
   return isPrompt(value) ? valid(value) : collectIssues<T.Prompt>(_collectPrompt, value);
 }
 /** `Prompt` (schema.ts:984) as a Standard Schema v1 object */
-export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
+export const PromptSchema: StandardSchemaV1<T.Prompt> = standard(validatePrompt);
 
 function _isPromptArgument(v: any, _d: number): boolean {
   return (
@@ -3492,7 +3494,7 @@ export function validatePromptArgument(value: unknown): ValidationResult<T.Promp
   return isPromptArgument(value) ? valid(value) : collectIssues<T.PromptArgument>(_collectPromptArgument, value);
 }
 /** `PromptArgument` (schema.ts:1006) as a Standard Schema v1 object */
-export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
+export const PromptArgumentSchema: StandardSchemaV1<T.PromptArgument> = standard(validatePromptArgument);
 
 function _isRole(v: any, _d: number): boolean {
   return v === "user" || v === "assistant";
@@ -3515,7 +3517,7 @@ export function validateRole(value: unknown): ValidationResult<T.Role> {
   return isRole(value) ? valid(value) : collectIssues<T.Role>(_collectRole, value);
 }
 /** `Role` (schema.ts:1022) as a Standard Schema v1 object */
-export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
+export const RoleSchema: StandardSchemaV1<T.Role> = standard(validateRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
   return objectLike(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1) && plainPrototype(v);
@@ -3546,7 +3548,7 @@ export function validatePromptMessage(value: unknown): ValidationResult<T.Prompt
   return isPromptMessage(value) ? valid(value) : collectIssues<T.PromptMessage>(_collectPromptMessage, value);
 }
 /** `PromptMessage` (schema.ts:1032) as a Standard Schema v1 object */
-export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
+export const PromptMessageSchema: StandardSchemaV1<T.PromptMessage> = standard(validatePromptMessage);
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
@@ -3616,7 +3618,7 @@ export function validateResourceLink(value: unknown): ValidationResult<T.Resourc
   return isResourceLink(value) ? valid(value) : collectIssues<T.ResourceLink>(_collectResourceLink, value);
 }
 /** `ResourceLink` (schema.ts:1044) as a Standard Schema v1 object */
-export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
+export const ResourceLinkSchema: StandardSchemaV1<T.ResourceLink> = standard(validateResourceLink);
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
@@ -3673,7 +3675,7 @@ export function validateEmbeddedResource(value: unknown): ValidationResult<T.Emb
   return isEmbeddedResource(value) ? valid(value) : collectIssues<T.EmbeddedResource>(_collectEmbeddedResource, value);
 }
 /** `EmbeddedResource` (schema.ts:1056) as a Standard Schema v1 object */
-export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
+export const EmbeddedResourceSchema: StandardSchemaV1<T.EmbeddedResource> = standard(validateEmbeddedResource);
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
@@ -3719,7 +3721,7 @@ export function validatePromptListChangedNotification(value: unknown): Validatio
     : collectIssues<T.PromptListChangedNotification>(_collectPromptListChangedNotification, value);
 }
 /** `PromptListChangedNotification` (schema.ts:1075) as a Standard Schema v1 object */
-export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.PromptListChangedNotification> = standard(
+export const PromptListChangedNotificationSchema: StandardSchemaV1<T.PromptListChangedNotification> = standard(
   validatePromptListChangedNotification,
 );
 
@@ -3768,7 +3770,7 @@ export function validateListToolsRequest(value: unknown): ValidationResult<T.Lis
   return isListToolsRequest(value) ? valid(value) : collectIssues<T.ListToolsRequest>(_collectListToolsRequest, value);
 }
 /** `ListToolsRequest` (schema.ts:1086) as a Standard Schema v1 object */
-export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
+export const ListToolsRequestSchema: StandardSchemaV1<T.ListToolsRequest> = standard(validateListToolsRequest);
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
@@ -3812,7 +3814,7 @@ export function validateListToolsResult(value: unknown): ValidationResult<T.List
   return isListToolsResult(value) ? valid(value) : collectIssues<T.ListToolsResult>(_collectListToolsResult, value);
 }
 /** `ListToolsResult` (schema.ts:1095) as a Standard Schema v1 object */
-export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
+export const ListToolsResultSchema: StandardSchemaV1<T.ListToolsResult> = standard(validateListToolsResult);
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
@@ -3869,7 +3871,7 @@ export function validateCallToolResult(value: unknown): ValidationResult<T.CallT
   return isCallToolResult(value) ? valid(value) : collectIssues<T.CallToolResult>(_collectCallToolResult, value);
 }
 /** `CallToolResult` (schema.ts:1104) as a Standard Schema v1 object */
-export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
+export const CallToolResultSchema: StandardSchemaV1<T.CallToolResult> = standard(validateCallToolResult);
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
@@ -3930,7 +3932,7 @@ export function validateCallToolRequestParams(value: unknown): ValidationResult<
   return isCallToolRequestParams(value) ? valid(value) : collectIssues<T.CallToolRequestParams>(_collectCallToolRequestParams, value);
 }
 /** `CallToolRequestParams` (schema.ts:1137) as a Standard Schema v1 object */
-export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> = standard(validateCallToolRequestParams);
+export const CallToolRequestParamsSchema: StandardSchemaV1<T.CallToolRequestParams> = standard(validateCallToolRequestParams);
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
@@ -3977,7 +3979,7 @@ export function validateCallToolRequest(value: unknown): ValidationResult<T.Call
   return isCallToolRequest(value) ? valid(value) : collectIssues<T.CallToolRequest>(_collectCallToolRequest, value);
 }
 /** `CallToolRequest` (schema.ts:1153) as a Standard Schema v1 object */
-export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
+export const CallToolRequestSchema: StandardSchemaV1<T.CallToolRequest> = standard(validateCallToolRequest);
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
@@ -4023,7 +4025,7 @@ export function validateToolListChangedNotification(value: unknown): ValidationR
     : collectIssues<T.ToolListChangedNotification>(_collectToolListChangedNotification, value);
 }
 /** `ToolListChangedNotification` (schema.ts:1163) as a Standard Schema v1 object */
-export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.ToolListChangedNotification> =
+export const ToolListChangedNotificationSchema: StandardSchemaV1<T.ToolListChangedNotification> =
   standard(validateToolListChangedNotification);
 
 function _isToolAnnotations(v: any, _d: number): boolean {
@@ -4073,7 +4075,7 @@ export function validateToolAnnotations(value: unknown): ValidationResult<T.Tool
   return isToolAnnotations(value) ? valid(value) : collectIssues<T.ToolAnnotations>(_collectToolAnnotations, value);
 }
 /** `ToolAnnotations` (schema.ts:1180) as a Standard Schema v1 object */
-export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
+export const ToolAnnotationsSchema: StandardSchemaV1<T.ToolAnnotations> = standard(validateToolAnnotations);
 
 function _isToolExecution(v: any, _d: number): boolean {
   return (
@@ -4124,7 +4126,7 @@ export function validateToolExecution(value: unknown): ValidationResult<T.ToolEx
   return isToolExecution(value) ? valid(value) : collectIssues<T.ToolExecution>(_collectToolExecution, value);
 }
 /** `ToolExecution` (schema.ts:1229) as a Standard Schema v1 object */
-export const ToolExecutionSchema: StandardSchemaV1<unknown, T.ToolExecution> = standard(validateToolExecution);
+export const ToolExecutionSchema: StandardSchemaV1<T.ToolExecution> = standard(validateToolExecution);
 
 function _isTool(v: any, d: number): boolean {
   return (
@@ -4229,7 +4231,7 @@ export function validateTool(value: unknown): ValidationResult<T.Tool> {
   return isTool(value) ? valid(value) : collectIssues<T.Tool>(_collectTool, value);
 }
 /** `Tool` (schema.ts:1249) as a Standard Schema v1 object */
-export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
+export const ToolSchema: StandardSchemaV1<T.Tool> = standard(validateTool);
 
 function _isTaskStatus(v: any, _d: number): boolean {
   return v === "working" || v === "input_required" || v === "completed" || v === "failed" || v === "cancelled";
@@ -4253,7 +4255,7 @@ export function validateTaskStatus(value: unknown): ValidationResult<T.TaskStatu
   return isTaskStatus(value) ? valid(value) : collectIssues<T.TaskStatus>(_collectTaskStatus, value);
 }
 /** `TaskStatus` (schema.ts:1306) as a Standard Schema v1 object */
-export const TaskStatusSchema: StandardSchemaV1<unknown, T.TaskStatus> = standard(validateTaskStatus);
+export const TaskStatusSchema: StandardSchemaV1<T.TaskStatus> = standard(validateTaskStatus);
 
 function _isTaskMetadata(v: any, _d: number): boolean {
   return objectLike(v) && (v["ttl"] === undefined || Number.isInteger(v["ttl"])) && plainPrototype(v);
@@ -4282,7 +4284,7 @@ export function validateTaskMetadata(value: unknown): ValidationResult<T.TaskMet
   return isTaskMetadata(value) ? valid(value) : collectIssues<T.TaskMetadata>(_collectTaskMetadata, value);
 }
 /** `TaskMetadata` (schema.ts:1319) as a Standard Schema v1 object */
-export const TaskMetadataSchema: StandardSchemaV1<unknown, T.TaskMetadata> = standard(validateTaskMetadata);
+export const TaskMetadataSchema: StandardSchemaV1<T.TaskMetadata> = standard(validateTaskMetadata);
 
 function _isRelatedTaskMetadata(v: any, _d: number): boolean {
   return objectLike(v) && typeof v["taskId"] === "string" && plainPrototype(v);
@@ -4307,7 +4309,7 @@ export function validateRelatedTaskMetadata(value: unknown): ValidationResult<T.
   return isRelatedTaskMetadata(value) ? valid(value) : collectIssues<T.RelatedTaskMetadata>(_collectRelatedTaskMetadata, value);
 }
 /** `RelatedTaskMetadata` (schema.ts:1332) as a Standard Schema v1 object */
-export const RelatedTaskMetadataSchema: StandardSchemaV1<unknown, T.RelatedTaskMetadata> = standard(validateRelatedTaskMetadata);
+export const RelatedTaskMetadataSchema: StandardSchemaV1<T.RelatedTaskMetadata> = standard(validateRelatedTaskMetadata);
 
 function _isTask(v: any, _d: number): boolean {
   return (
@@ -4371,7 +4373,7 @@ export function validateTask(value: unknown): ValidationResult<T.Task> {
   return isTask(value) ? valid(value) : collectIssues<T.Task>(_collectTask, value);
 }
 /** `Task` (schema.ts:1344) as a Standard Schema v1 object */
-export const TaskSchema: StandardSchemaV1<unknown, T.Task> = standard(validateTask);
+export const TaskSchema: StandardSchemaV1<T.Task> = standard(validateTask);
 
 function _isCreateTaskResult(v: any, d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && _isTask(v["task"], d + 1) && plainPrototype(v);
@@ -4398,7 +4400,7 @@ export function validateCreateTaskResult(value: unknown): ValidationResult<T.Cre
   return isCreateTaskResult(value) ? valid(value) : collectIssues<T.CreateTaskResult>(_collectCreateTaskResult, value);
 }
 /** `CreateTaskResult` (schema.ts:1391) as a Standard Schema v1 object */
-export const CreateTaskResultSchema: StandardSchemaV1<unknown, T.CreateTaskResult> = standard(validateCreateTaskResult);
+export const CreateTaskResultSchema: StandardSchemaV1<T.CreateTaskResult> = standard(validateCreateTaskResult);
 
 function _isGetTaskRequest(v: any, _d: number): boolean {
   return (
@@ -4453,7 +4455,7 @@ export function validateGetTaskRequest(value: unknown): ValidationResult<T.GetTa
   return isGetTaskRequest(value) ? valid(value) : collectIssues<T.GetTaskRequest>(_collectGetTaskRequest, value);
 }
 /** `GetTaskRequest` (schema.ts:1400) as a Standard Schema v1 object */
-export const GetTaskRequestSchema: StandardSchemaV1<unknown, T.GetTaskRequest> = standard(validateGetTaskRequest);
+export const GetTaskRequestSchema: StandardSchemaV1<T.GetTaskRequest> = standard(validateGetTaskRequest);
 
 function _isGetTaskResult(v: any, _d: number): boolean {
   return (
@@ -4506,7 +4508,7 @@ export function validateGetTaskResult(value: unknown): ValidationResult<T.GetTas
   return isGetTaskResult(value) ? valid(value) : collectIssues<T.GetTaskResult>(_collectCancelTaskResult, value);
 }
 /** `GetTaskResult` (schema.ts:1415) as a Standard Schema v1 object */
-export const GetTaskResultSchema: StandardSchemaV1<unknown, T.GetTaskResult> = standard(validateGetTaskResult);
+export const GetTaskResultSchema: StandardSchemaV1<T.GetTaskResult> = standard(validateGetTaskResult);
 
 function _isGetTaskPayloadRequest(v: any, _d: number): boolean {
   return (
@@ -4561,7 +4563,7 @@ export function validateGetTaskPayloadRequest(value: unknown): ValidationResult<
   return isGetTaskPayloadRequest(value) ? valid(value) : collectIssues<T.GetTaskPayloadRequest>(_collectGetTaskPayloadRequest, value);
 }
 /** `GetTaskPayloadRequest` (schema.ts:1422) as a Standard Schema v1 object */
-export const GetTaskPayloadRequestSchema: StandardSchemaV1<unknown, T.GetTaskPayloadRequest> = standard(validateGetTaskPayloadRequest);
+export const GetTaskPayloadRequestSchema: StandardSchemaV1<T.GetTaskPayloadRequest> = standard(validateGetTaskPayloadRequest);
 
 function _isGetTaskPayloadResult(v: any, _d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
@@ -4591,7 +4593,7 @@ export function validateGetTaskPayloadResult(value: unknown): ValidationResult<T
   return isGetTaskPayloadResult(value) ? valid(value) : collectIssues<T.GetTaskPayloadResult>(_collectGetTaskPayloadResult, value);
 }
 /** `GetTaskPayloadResult` (schema.ts:1439) as a Standard Schema v1 object */
-export const GetTaskPayloadResultSchema: StandardSchemaV1<unknown, T.GetTaskPayloadResult> = standard(validateGetTaskPayloadResult);
+export const GetTaskPayloadResultSchema: StandardSchemaV1<T.GetTaskPayloadResult> = standard(validateGetTaskPayloadResult);
 
 function _isCancelTaskRequest(v: any, _d: number): boolean {
   return (
@@ -4646,7 +4648,7 @@ export function validateCancelTaskRequest(value: unknown): ValidationResult<T.Ca
   return isCancelTaskRequest(value) ? valid(value) : collectIssues<T.CancelTaskRequest>(_collectCancelTaskRequest, value);
 }
 /** `CancelTaskRequest` (schema.ts:1448) as a Standard Schema v1 object */
-export const CancelTaskRequestSchema: StandardSchemaV1<unknown, T.CancelTaskRequest> = standard(validateCancelTaskRequest);
+export const CancelTaskRequestSchema: StandardSchemaV1<T.CancelTaskRequest> = standard(validateCancelTaskRequest);
 
 function _isCancelTaskResult(v: any, _d: number): boolean {
   return (
@@ -4708,7 +4710,7 @@ export function validateCancelTaskResult(value: unknown): ValidationResult<T.Can
   return isCancelTaskResult(value) ? valid(value) : collectIssues<T.CancelTaskResult>(_collectCancelTaskResult, value);
 }
 /** `CancelTaskResult` (schema.ts:1463) as a Standard Schema v1 object */
-export const CancelTaskResultSchema: StandardSchemaV1<unknown, T.CancelTaskResult> = standard(validateCancelTaskResult);
+export const CancelTaskResultSchema: StandardSchemaV1<T.CancelTaskResult> = standard(validateCancelTaskResult);
 
 function _isListTasksRequest(v: any, d: number): boolean {
   return (
@@ -4755,7 +4757,7 @@ export function validateListTasksRequest(value: unknown): ValidationResult<T.Lis
   return isListTasksRequest(value) ? valid(value) : collectIssues<T.ListTasksRequest>(_collectListTasksRequest, value);
 }
 /** `ListTasksRequest` (schema.ts:1470) as a Standard Schema v1 object */
-export const ListTasksRequestSchema: StandardSchemaV1<unknown, T.ListTasksRequest> = standard(validateListTasksRequest);
+export const ListTasksRequestSchema: StandardSchemaV1<T.ListTasksRequest> = standard(validateListTasksRequest);
 
 function _isListTasksResult(v: any, d: number): boolean {
   return (
@@ -4809,7 +4811,7 @@ export function validateListTasksResult(value: unknown): ValidationResult<T.List
   return isListTasksResult(value) ? valid(value) : collectIssues<T.ListTasksResult>(_collectListTasksResult, value);
 }
 /** `ListTasksResult` (schema.ts:1479) as a Standard Schema v1 object */
-export const ListTasksResultSchema: StandardSchemaV1<unknown, T.ListTasksResult> = standard(validateListTasksResult);
+export const ListTasksResultSchema: StandardSchemaV1<T.ListTasksResult> = standard(validateListTasksResult);
 
 function _isTaskStatusNotificationParams(v: any, _d: number): boolean {
   return (
@@ -4872,7 +4874,7 @@ export function validateTaskStatusNotificationParams(value: unknown): Validation
     : collectIssues<T.TaskStatusNotificationParams>(_collectTaskStatusNotificationParams, value);
 }
 /** `TaskStatusNotificationParams` (schema.ts:1488) as a Standard Schema v1 object */
-export const TaskStatusNotificationParamsSchema: StandardSchemaV1<unknown, T.TaskStatusNotificationParams> = standard(
+export const TaskStatusNotificationParamsSchema: StandardSchemaV1<T.TaskStatusNotificationParams> = standard(
   validateTaskStatusNotificationParams,
 );
 
@@ -4918,7 +4920,7 @@ export function validateTaskStatusNotification(value: unknown): ValidationResult
   return isTaskStatusNotification(value) ? valid(value) : collectIssues<T.TaskStatusNotification>(_collectTaskStatusNotification, value);
 }
 /** `TaskStatusNotification` (schema.ts:1495) as a Standard Schema v1 object */
-export const TaskStatusNotificationSchema: StandardSchemaV1<unknown, T.TaskStatusNotification> = standard(validateTaskStatusNotification);
+export const TaskStatusNotificationSchema: StandardSchemaV1<T.TaskStatusNotification> = standard(validateTaskStatusNotification);
 
 function _isSetLevelRequestParams(v: any, _d: number): boolean {
   return (
@@ -4987,7 +4989,7 @@ export function validateSetLevelRequestParams(value: unknown): ValidationResult<
   return isSetLevelRequestParams(value) ? valid(value) : collectIssues<T.SetLevelRequestParams>(_collectSetLevelRequestParams, value);
 }
 /** `SetLevelRequestParams` (schema.ts:1507) as a Standard Schema v1 object */
-export const SetLevelRequestParamsSchema: StandardSchemaV1<unknown, T.SetLevelRequestParams> = standard(validateSetLevelRequestParams);
+export const SetLevelRequestParamsSchema: StandardSchemaV1<T.SetLevelRequestParams> = standard(validateSetLevelRequestParams);
 
 function _isSetLevelRequest(v: any, d: number): boolean {
   return (
@@ -5034,7 +5036,7 @@ export function validateSetLevelRequest(value: unknown): ValidationResult<T.SetL
   return isSetLevelRequest(value) ? valid(value) : collectIssues<T.SetLevelRequest>(_collectSetLevelRequest, value);
 }
 /** `SetLevelRequest` (schema.ts:1519) as a Standard Schema v1 object */
-export const SetLevelRequestSchema: StandardSchemaV1<unknown, T.SetLevelRequest> = standard(validateSetLevelRequest);
+export const SetLevelRequestSchema: StandardSchemaV1<T.SetLevelRequest> = standard(validateSetLevelRequest);
 
 function _isLoggingMessageNotificationParams(v: any, _d: number): boolean {
   return (
@@ -5097,7 +5099,7 @@ export function validateLoggingMessageNotificationParams(value: unknown): Valida
     : collectIssues<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams, value);
 }
 /** `LoggingMessageNotificationParams` (schema.ts:1529) as a Standard Schema v1 object */
-export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T.LoggingMessageNotificationParams> = standard(
+export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<T.LoggingMessageNotificationParams> = standard(
   validateLoggingMessageNotificationParams,
 );
 
@@ -5145,7 +5147,7 @@ export function validateLoggingMessageNotification(value: unknown): ValidationRe
     : collectIssues<T.LoggingMessageNotification>(_collectLoggingMessageNotification, value);
 }
 /** `LoggingMessageNotification` (schema.ts:1549) as a Standard Schema v1 object */
-export const LoggingMessageNotificationSchema: StandardSchemaV1<unknown, T.LoggingMessageNotification> =
+export const LoggingMessageNotificationSchema: StandardSchemaV1<T.LoggingMessageNotification> =
   standard(validateLoggingMessageNotification);
 
 function _isLoggingLevel(v: any, _d: number): boolean {
@@ -5188,7 +5190,7 @@ export function validateLoggingLevel(value: unknown): ValidationResult<T.Logging
   return isLoggingLevel(value) ? valid(value) : collectIssues<T.LoggingLevel>(_collectLoggingLevel, value);
 }
 /** `LoggingLevel` (schema.ts:1562) as a Standard Schema v1 object */
-export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
+export const LoggingLevelSchema: StandardSchemaV1<T.LoggingLevel> = standard(validateLoggingLevel);
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
@@ -5309,7 +5311,7 @@ export function validateCreateMessageRequestParams(value: unknown): ValidationRe
     : collectIssues<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams, value);
 }
 /** `CreateMessageRequestParams` (schema.ts:1578) as a Standard Schema v1 object */
-export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.CreateMessageRequestParams> =
+export const CreateMessageRequestParamsSchema: StandardSchemaV1<T.CreateMessageRequestParams> =
   standard(validateCreateMessageRequestParams);
 
 function _isToolChoice(v: any, _d: number): boolean {
@@ -5355,7 +5357,7 @@ export function validateToolChoice(value: unknown): ValidationResult<T.ToolChoic
   return isToolChoice(value) ? valid(value) : collectIssues<T.ToolChoice>(_collectToolChoice, value);
 }
 /** `ToolChoice` (schema.ts:1629) as a Standard Schema v1 object */
-export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
+export const ToolChoiceSchema: StandardSchemaV1<T.ToolChoice> = standard(validateToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
   return (
@@ -5402,7 +5404,7 @@ export function validateCreateMessageRequest(value: unknown): ValidationResult<T
   return isCreateMessageRequest(value) ? valid(value) : collectIssues<T.CreateMessageRequest>(_collectCreateMessageRequest, value);
 }
 /** `CreateMessageRequest` (schema.ts:1644) as a Standard Schema v1 object */
-export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> = standard(validateCreateMessageRequest);
+export const CreateMessageRequestSchema: StandardSchemaV1<T.CreateMessageRequest> = standard(validateCreateMessageRequest);
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
@@ -5472,7 +5474,7 @@ export function validateCreateMessageResult(value: unknown): ValidationResult<T.
   return isCreateMessageResult(value) ? valid(value) : collectIssues<T.CreateMessageResult>(_collectCreateMessageResult, value);
 }
 /** `CreateMessageResult` (schema.ts:1656) as a Standard Schema v1 object */
-export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> = standard(validateCreateMessageResult);
+export const CreateMessageResultSchema: StandardSchemaV1<T.CreateMessageResult> = standard(validateCreateMessageResult);
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
@@ -5526,7 +5528,7 @@ export function validateSamplingMessage(value: unknown): ValidationResult<T.Samp
   return isSamplingMessage(value) ? valid(value) : collectIssues<T.SamplingMessage>(_collectSamplingMessage, value);
 }
 /** `SamplingMessage` (schema.ts:1681) as a Standard Schema v1 object */
-export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
+export const SamplingMessageSchema: StandardSchemaV1<T.SamplingMessage> = standard(validateSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -5592,7 +5594,7 @@ export function validateSamplingMessageContentBlock(value: unknown): ValidationR
     : collectIssues<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock, value);
 }
 /** `SamplingMessageContentBlock` (schema.ts:1693) as a Standard Schema v1 object */
-export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.SamplingMessageContentBlock> =
+export const SamplingMessageContentBlockSchema: StandardSchemaV1<T.SamplingMessageContentBlock> =
   standard(validateSamplingMessageContentBlock);
 
 function _isAnnotations(v: any, d: number): boolean {
@@ -5657,7 +5659,7 @@ export function validateAnnotations(value: unknown): ValidationResult<T.Annotati
   return isAnnotations(value) ? valid(value) : collectIssues<T.Annotations>(_collectAnnotations, value);
 }
 /** `Annotations` (schema.ts:1705) as a Standard Schema v1 object */
-export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
+export const AnnotationsSchema: StandardSchemaV1<T.Annotations> = standard(validateAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -5721,7 +5723,7 @@ export function validateContentBlock(value: unknown): ValidationResult<T.Content
   return isContentBlock(value) ? valid(value) : collectIssues<T.ContentBlock>(_collectContentBlock, value);
 }
 /** `ContentBlock` (schema.ts:1740) as a Standard Schema v1 object */
-export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
+export const ContentBlockSchema: StandardSchemaV1<T.ContentBlock> = standard(validateContentBlock);
 
 function _isTextContent(v: any, d: number): boolean {
   return (
@@ -5768,7 +5770,7 @@ export function validateTextContent(value: unknown): ValidationResult<T.TextCont
   return isTextContent(value) ? valid(value) : collectIssues<T.TextContent>(_collectTextContent, value);
 }
 /** `TextContent` (schema.ts:1748) as a Standard Schema v1 object */
-export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
+export const TextContentSchema: StandardSchemaV1<T.TextContent> = standard(validateTextContent);
 
 function _isImageContent(v: any, d: number): boolean {
   return (
@@ -5823,7 +5825,7 @@ export function validateImageContent(value: unknown): ValidationResult<T.ImageCo
   return isImageContent(value) ? valid(value) : collectIssues<T.ImageContent>(_collectImageContent, value);
 }
 /** `ImageContent` (schema.ts:1772) as a Standard Schema v1 object */
-export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
+export const ImageContentSchema: StandardSchemaV1<T.ImageContent> = standard(validateImageContent);
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
@@ -5878,7 +5880,7 @@ export function validateAudioContent(value: unknown): ValidationResult<T.AudioCo
   return isAudioContent(value) ? valid(value) : collectIssues<T.AudioContent>(_collectAudioContent, value);
 }
 /** `AudioContent` (schema.ts:1803) as a Standard Schema v1 object */
-export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
+export const AudioContentSchema: StandardSchemaV1<T.AudioContent> = standard(validateAudioContent);
 
 function _isToolUseContent(v: any, _d: number): boolean {
   return (
@@ -5927,7 +5929,7 @@ export function validateToolUseContent(value: unknown): ValidationResult<T.ToolU
   return isToolUseContent(value) ? valid(value) : collectIssues<T.ToolUseContent>(_collectToolUseContent, value);
 }
 /** `ToolUseContent` (schema.ts:1834) as a Standard Schema v1 object */
-export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
+export const ToolUseContentSchema: StandardSchemaV1<T.ToolUseContent> = standard(validateToolUseContent);
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
@@ -5980,7 +5982,7 @@ export function validateToolResultContent(value: unknown): ValidationResult<T.To
   return isToolResultContent(value) ? valid(value) : collectIssues<T.ToolResultContent>(_collectToolResultContent, value);
 }
 /** `ToolResultContent` (schema.ts:1868) as a Standard Schema v1 object */
-export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> = standard(validateToolResultContent);
+export const ToolResultContentSchema: StandardSchemaV1<T.ToolResultContent> = standard(validateToolResultContent);
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
@@ -6051,7 +6053,7 @@ export function validateModelPreferences(value: unknown): ValidationResult<T.Mod
   return isModelPreferences(value) ? valid(value) : collectIssues<T.ModelPreferences>(_collectModelPreferences, value);
 }
 /** `ModelPreferences` (schema.ts:1925) as a Standard Schema v1 object */
-export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
+export const ModelPreferencesSchema: StandardSchemaV1<T.ModelPreferences> = standard(validateModelPreferences);
 
 function _isModelHint(v: any, _d: number): boolean {
   return objectLike(v) && (v["name"] === undefined || typeof v["name"] === "string") && plainPrototype(v);
@@ -6080,7 +6082,7 @@ export function validateModelHint(value: unknown): ValidationResult<T.ModelHint>
   return isModelHint(value) ? valid(value) : collectIssues<T.ModelHint>(_collectModelHint, value);
 }
 /** `ModelHint` (schema.ts:1979) as a Standard Schema v1 object */
-export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
+export const ModelHintSchema: StandardSchemaV1<T.ModelHint> = standard(validateModelHint);
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
@@ -6215,7 +6217,7 @@ export function validateCompleteRequestParams(value: unknown): ValidationResult<
   return isCompleteRequestParams(value) ? valid(value) : collectIssues<T.CompleteRequestParams>(_collectCompleteRequestParams, value);
 }
 /** `CompleteRequestParams` (schema.ts:2000) as a Standard Schema v1 object */
-export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> = standard(validateCompleteRequestParams);
+export const CompleteRequestParamsSchema: StandardSchemaV1<T.CompleteRequestParams> = standard(validateCompleteRequestParams);
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
@@ -6262,7 +6264,7 @@ export function validateCompleteRequest(value: unknown): ValidationResult<T.Comp
   return isCompleteRequest(value) ? valid(value) : collectIssues<T.CompleteRequest>(_collectCompleteRequest, value);
 }
 /** `CompleteRequest` (schema.ts:2032) as a Standard Schema v1 object */
-export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
+export const CompleteRequestSchema: StandardSchemaV1<T.CompleteRequest> = standard(validateCompleteRequest);
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
@@ -6333,7 +6335,7 @@ export function validateCompleteResult(value: unknown): ValidationResult<T.Compl
   return isCompleteResult(value) ? valid(value) : collectIssues<T.CompleteResult>(_collectCompleteResult, value);
 }
 /** `CompleteResult` (schema.ts:2042) as a Standard Schema v1 object */
-export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
+export const CompleteResultSchema: StandardSchemaV1<T.CompleteResult> = standard(validateCompleteResult);
 
 function _isResourceTemplateReference(v: any, _d: number): boolean {
   return objectLike(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]) && plainPrototype(v);
@@ -6369,8 +6371,7 @@ export function validateResourceTemplateReference(value: unknown): ValidationRes
     : collectIssues<T.ResourceTemplateReference>(_collectResourceTemplateReference, value);
 }
 /** `ResourceTemplateReference` (schema.ts:2064) as a Standard Schema v1 object */
-export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.ResourceTemplateReference> =
-  standard(validateResourceTemplateReference);
+export const ResourceTemplateReferenceSchema: StandardSchemaV1<T.ResourceTemplateReference> = standard(validateResourceTemplateReference);
 
 function _isPromptReference(v: any, _d: number): boolean {
   return (
@@ -6413,7 +6414,7 @@ export function validatePromptReference(value: unknown): ValidationResult<T.Prom
   return isPromptReference(value) ? valid(value) : collectIssues<T.PromptReference>(_collectPromptReference, value);
 }
 /** `PromptReference` (schema.ts:2079) as a Standard Schema v1 object */
-export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
+export const PromptReferenceSchema: StandardSchemaV1<T.PromptReference> = standard(validatePromptReference);
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
@@ -6460,7 +6461,7 @@ export function validateListRootsRequest(value: unknown): ValidationResult<T.Lis
   return isListRootsRequest(value) ? valid(value) : collectIssues<T.ListRootsRequest>(_collectListRootsRequest, value);
 }
 /** `ListRootsRequest` (schema.ts:2095) as a Standard Schema v1 object */
-export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
+export const ListRootsRequestSchema: StandardSchemaV1<T.ListRootsRequest> = standard(validateListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
   return (
@@ -6511,7 +6512,7 @@ export function validateListRootsResult(value: unknown): ValidationResult<T.List
   return isListRootsResult(value) ? valid(value) : collectIssues<T.ListRootsResult>(_collectListRootsResult, value);
 }
 /** `ListRootsResult` (schema.ts:2107) as a Standard Schema v1 object */
-export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
+export const ListRootsResultSchema: StandardSchemaV1<T.ListRootsResult> = standard(validateListRootsResult);
 
 function _isRoot(v: any, _d: number): boolean {
   return (
@@ -6560,7 +6561,7 @@ export function validateRoot(value: unknown): ValidationResult<T.Root> {
   return isRoot(value) ? valid(value) : collectIssues<T.Root>(_collectRoot, value);
 }
 /** `Root` (schema.ts:2116) as a Standard Schema v1 object */
-export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
+export const RootSchema: StandardSchemaV1<T.Root> = standard(validateRoot);
 
 function _isRootsListChangedNotification(v: any, d: number): boolean {
   return (
@@ -6606,7 +6607,7 @@ export function validateRootsListChangedNotification(value: unknown): Validation
     : collectIssues<T.RootsListChangedNotification>(_collectRootsListChangedNotification, value);
 }
 /** `RootsListChangedNotification` (schema.ts:2145) as a Standard Schema v1 object */
-export const RootsListChangedNotificationSchema: StandardSchemaV1<unknown, T.RootsListChangedNotification> = standard(
+export const RootsListChangedNotificationSchema: StandardSchemaV1<T.RootsListChangedNotification> = standard(
   validateRootsListChangedNotification,
 );
 
@@ -6722,8 +6723,7 @@ export function validateElicitRequestFormParams(value: unknown): ValidationResul
   return isElicitRequestFormParams(value) ? valid(value) : collectIssues<T.ElicitRequestFormParams>(_collectElicitRequestFormParams, value);
 }
 /** `ElicitRequestFormParams` (schema.ts:2155) as a Standard Schema v1 object */
-export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> =
-  standard(validateElicitRequestFormParams);
+export const ElicitRequestFormParamsSchema: StandardSchemaV1<T.ElicitRequestFormParams> = standard(validateElicitRequestFormParams);
 
 function _isElicitRequestURLParams(v: any, d: number): boolean {
   return (
@@ -6795,7 +6795,7 @@ export function validateElicitRequestURLParams(value: unknown): ValidationResult
   return isElicitRequestURLParams(value) ? valid(value) : collectIssues<T.ElicitRequestURLParams>(_collectElicitRequestURLParams, value);
 }
 /** `ElicitRequestURLParams` (schema.ts:2185) as a Standard Schema v1 object */
-export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
+export const ElicitRequestURLParamsSchema: StandardSchemaV1<T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -6838,7 +6838,7 @@ export function validateElicitRequestParams(value: unknown): ValidationResult<T.
   return isElicitRequestParams(value) ? valid(value) : collectIssues<T.ElicitRequestParams>(_collectElicitRequestParams, value);
 }
 /** `ElicitRequestParams` (schema.ts:2215) as a Standard Schema v1 object */
-export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> = standard(validateElicitRequestParams);
+export const ElicitRequestParamsSchema: StandardSchemaV1<T.ElicitRequestParams> = standard(validateElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
   return (
@@ -6885,7 +6885,7 @@ export function validateElicitRequest(value: unknown): ValidationResult<T.Elicit
   return isElicitRequest(value) ? valid(value) : collectIssues<T.ElicitRequest>(_collectElicitRequest, value);
 }
 /** `ElicitRequest` (schema.ts:2223) as a Standard Schema v1 object */
-export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
+export const ElicitRequestSchema: StandardSchemaV1<T.ElicitRequest> = standard(validateElicitRequest);
 
 function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
   return _isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d);
@@ -6920,8 +6920,7 @@ export function validatePrimitiveSchemaDefinition(value: unknown): ValidationRes
     : collectIssues<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition, value);
 }
 /** `PrimitiveSchemaDefinition` (schema.ts:2234) as a Standard Schema v1 object */
-export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.PrimitiveSchemaDefinition> =
-  standard(validatePrimitiveSchemaDefinition);
+export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<T.PrimitiveSchemaDefinition> = standard(validatePrimitiveSchemaDefinition);
 
 function _isStringSchema(v: any, _d: number): boolean {
   return (
@@ -6992,7 +6991,7 @@ export function validateStringSchema(value: unknown): ValidationResult<T.StringS
   return isStringSchema(value) ? valid(value) : collectIssues<T.StringSchema>(_collectStringSchema, value);
 }
 /** `StringSchema` (schema.ts:2240) as a Standard Schema v1 object */
-export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
+export const StringSchemaSchema: StandardSchemaV1<T.StringSchema> = standard(validateStringSchema);
 
 function _isNumberSchema(v: any, _d: number): boolean {
   return (
@@ -7044,7 +7043,7 @@ export function validateNumberSchema(value: unknown): ValidationResult<T.NumberS
   return isNumberSchema(value) ? valid(value) : collectIssues<T.NumberSchema>(_collectNumberSchema, value);
 }
 /** `NumberSchema` (schema.ts:2253) as a Standard Schema v1 object */
-export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
+export const NumberSchemaSchema: StandardSchemaV1<T.NumberSchema> = standard(validateNumberSchema);
 
 function _isBooleanSchema(v: any, _d: number): boolean {
   return (
@@ -7090,7 +7089,7 @@ export function validateBooleanSchema(value: unknown): ValidationResult<T.Boolea
   return isBooleanSchema(value) ? valid(value) : collectIssues<T.BooleanSchema>(_collectBooleanSchema, value);
 }
 /** `BooleanSchema` (schema.ts:2274) as a Standard Schema v1 object */
-export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
+export const BooleanSchemaSchema: StandardSchemaV1<T.BooleanSchema> = standard(validateBooleanSchema);
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -7142,7 +7141,7 @@ export function validateUntitledSingleSelectEnumSchema(value: unknown): Validati
     : collectIssues<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema, value);
 }
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2286) as a Standard Schema v1 object */
-export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledSingleSelectEnumSchema> = standard(
+export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<T.UntitledSingleSelectEnumSchema> = standard(
   validateUntitledSingleSelectEnumSchema,
 );
 
@@ -7196,7 +7195,7 @@ export function validateTitledSingleSelectEnumSchema(value: unknown): Validation
     : collectIssues<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema, value);
 }
 /** `TitledSingleSelectEnumSchema` (schema.ts:2311) as a Standard Schema v1 object */
-export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledSingleSelectEnumSchema> = standard(
+export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<T.TitledSingleSelectEnumSchema> = standard(
   validateTitledSingleSelectEnumSchema,
 );
 
@@ -7231,7 +7230,7 @@ export function validateSingleSelectEnumSchema(value: unknown): ValidationResult
   return isSingleSelectEnumSchema(value) ? valid(value) : collectIssues<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema, value);
 }
 /** `SingleSelectEnumSchema` (schema.ts:2344) as a Standard Schema v1 object */
-export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
+export const SingleSelectEnumSchemaSchema: StandardSchemaV1<T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -7300,7 +7299,7 @@ export function validateUntitledMultiSelectEnumSchema(value: unknown): Validatio
     : collectIssues<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema, value);
 }
 /** `UntitledMultiSelectEnumSchema` (schema.ts:2352) as a Standard Schema v1 object */
-export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledMultiSelectEnumSchema> = standard(
+export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<T.UntitledMultiSelectEnumSchema> = standard(
   validateUntitledMultiSelectEnumSchema,
 );
 
@@ -7388,7 +7387,7 @@ export function validateTitledMultiSelectEnumSchema(value: unknown): ValidationR
     : collectIssues<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema, value);
 }
 /** `TitledMultiSelectEnumSchema` (schema.ts:2391) as a Standard Schema v1 object */
-export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledMultiSelectEnumSchema> =
+export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<T.TitledMultiSelectEnumSchema> =
   standard(validateTitledMultiSelectEnumSchema);
 
 function _isMultiSelectEnumSchema(v: any, d: number): boolean {
@@ -7422,7 +7421,7 @@ export function validateMultiSelectEnumSchema(value: unknown): ValidationResult<
   return isMultiSelectEnumSchema(value) ? valid(value) : collectIssues<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema, value);
 }
 /** `MultiSelectEnumSchema` (schema.ts:2437) as a Standard Schema v1 object */
-export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
+export const MultiSelectEnumSchemaSchema: StandardSchemaV1<T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
@@ -7475,7 +7474,7 @@ export function validateLegacyTitledEnumSchema(value: unknown): ValidationResult
   return isLegacyTitledEnumSchema(value) ? valid(value) : collectIssues<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema, value);
 }
 /** `LegacyTitledEnumSchema` (schema.ts:2446) as a Standard Schema v1 object */
-export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
+export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
 
 function _isEnumSchema(v: any, d: number): boolean {
   return _isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d);
@@ -7508,7 +7507,7 @@ export function validateEnumSchema(value: unknown): ValidationResult<T.EnumSchem
   return isEnumSchema(value) ? valid(value) : collectIssues<T.EnumSchema>(_collectEnumSchema, value);
 }
 /** `EnumSchema` (schema.ts:2463) as a Standard Schema v1 object */
-export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
+export const EnumSchemaSchema: StandardSchemaV1<T.EnumSchema> = standard(validateEnumSchema);
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
@@ -7612,7 +7611,7 @@ export function validateElicitResult(value: unknown): ValidationResult<T.ElicitR
   return isElicitResult(value) ? valid(value) : collectIssues<T.ElicitResult>(_collectElicitResult, value);
 }
 /** `ElicitResult` (schema.ts:2471) as a Standard Schema v1 object */
-export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
+export const ElicitResultSchema: StandardSchemaV1<T.ElicitResult> = standard(validateElicitResult);
 
 function _isElicitationCompleteNotification(v: any, _d: number): boolean {
   return (
@@ -7666,7 +7665,7 @@ export function validateElicitationCompleteNotification(value: unknown): Validat
     : collectIssues<T.ElicitationCompleteNotification>(_collectElicitationCompleteNotification, value);
 }
 /** `ElicitationCompleteNotification` (schema.ts:2493) as a Standard Schema v1 object */
-export const ElicitationCompleteNotificationSchema: StandardSchemaV1<unknown, T.ElicitationCompleteNotification> = standard(
+export const ElicitationCompleteNotificationSchema: StandardSchemaV1<T.ElicitationCompleteNotification> = standard(
   validateElicitationCompleteNotification,
 );
 
@@ -7794,7 +7793,7 @@ export function validateClientRequest(value: unknown): ValidationResult<T.Client
   return isClientRequest(value) ? valid(value) : collectIssues<T.ClientRequest>(_collectClientRequest, value);
 }
 /** `ClientRequest` (schema.ts:2505) as a Standard Schema v1 object */
-export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
+export const ClientRequestSchema: StandardSchemaV1<T.ClientRequest> = standard(validateClientRequest);
 
 function _isClientNotification(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -7860,7 +7859,7 @@ export function validateClientNotification(value: unknown): ValidationResult<T.C
   return isClientNotification(value) ? valid(value) : collectIssues<T.ClientNotification>(_collectClientNotification, value);
 }
 /** `ClientNotification` (schema.ts:2525) as a Standard Schema v1 object */
-export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> = standard(validateClientNotification);
+export const ClientNotificationSchema: StandardSchemaV1<T.ClientNotification> = standard(validateClientNotification);
 
 function _isClientResult(v: any, d: number): boolean {
   return (
@@ -7920,7 +7919,7 @@ export function validateClientResult(value: unknown): ValidationResult<T.ClientR
   return isClientResult(value) ? valid(value) : collectIssues<T.ClientResult>(_collectClientResult, value);
 }
 /** `ClientResult` (schema.ts:2533) as a Standard Schema v1 object */
-export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
+export const ClientResultSchema: StandardSchemaV1<T.ClientResult> = standard(validateClientResult);
 
 function _isServerRequest(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -8001,7 +8000,7 @@ export function validateServerRequest(value: unknown): ValidationResult<T.Server
   return isServerRequest(value) ? valid(value) : collectIssues<T.ServerRequest>(_collectServerRequest, value);
 }
 /** `ServerRequest` (schema.ts:2545) as a Standard Schema v1 object */
-export const ServerRequestSchema: StandardSchemaV1<unknown, T.ServerRequest> = standard(validateServerRequest);
+export const ServerRequestSchema: StandardSchemaV1<T.ServerRequest> = standard(validateServerRequest);
 
 function _isServerNotification(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -8087,7 +8086,7 @@ export function validateServerNotification(value: unknown): ValidationResult<T.S
   return isServerNotification(value) ? valid(value) : collectIssues<T.ServerNotification>(_collectServerNotification, value);
 }
 /** `ServerNotification` (schema.ts:2556) as a Standard Schema v1 object */
-export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> = standard(validateServerNotification);
+export const ServerNotificationSchema: StandardSchemaV1<T.ServerNotification> = standard(validateServerNotification);
 
 function _isServerResult(v: any, d: number): boolean {
   return (
@@ -8165,7 +8164,7 @@ export function validateServerResult(value: unknown): ValidationResult<T.ServerR
   return isServerResult(value) ? valid(value) : collectIssues<T.ServerResult>(_collectServerResult, value);
 }
 /** `ServerResult` (schema.ts:2568) as a Standard Schema v1 object */
-export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);
+export const ServerResultSchema: StandardSchemaV1<T.ServerResult> = standard(validateServerResult);
 
 /** Every `validateX`, keyed by the schema's type name. Has no prototype, so any string key is safe to look up. */
 export const validatorsByType: Readonly<Record<string, (value: unknown) => ValidationResult<unknown>>> = Object.freeze(

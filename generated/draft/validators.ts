@@ -244,7 +244,13 @@ function describeError(error: unknown): string {
   }
 }
 
-function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSchemaV1<unknown, T> {
+/**
+ * The Standard Schema object of a `validateX`: its input typed as its output, `T`, as a schema
+ * library's are when nothing transforms the value. Libraries infer from the input type (tRPC
+ * types a procedure's callers with it, TanStack Form takes a schema whose input is the form's
+ * data); `validate` still takes any value.
+ */
+function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSchemaV1<T> {
   return {
     "~standard": {
       version: 1,
@@ -490,7 +496,7 @@ export function validateJSONValue(value: unknown): ValidationResult<T.JSONValue>
   return isJSONValue(value) ? valid(value) : collectIssues<T.JSONValue>(_collectJSONValue, value);
 }
 /** `JSONValue` (schema.ts:6) as a Standard Schema v1 object */
-export const JSONValueSchema: StandardSchemaV1<unknown, T.JSONValue> = standard(validateJSONValue);
+export const JSONValueSchema: StandardSchemaV1<T.JSONValue> = standard(validateJSONValue);
 
 function _isJSONObject(v: any, d: number): boolean {
   if (tooDeep(v, d)) return false;
@@ -527,7 +533,7 @@ export function validateJSONObject(value: unknown): ValidationResult<T.JSONObjec
   return isJSONObject(value) ? valid(value) : collectIssues<T.JSONObject>(_collectJSONObject, value);
 }
 /** `JSONObject` (schema.ts:12) as a Standard Schema v1 object */
-export const JSONObjectSchema: StandardSchemaV1<unknown, T.JSONObject> = standard(validateJSONObject);
+export const JSONObjectSchema: StandardSchemaV1<T.JSONObject> = standard(validateJSONObject);
 
 function _isJSONArray(v: any, d: number): boolean {
   if (tooDeep(v, d)) return false;
@@ -555,7 +561,7 @@ export function validateJSONArray(value: unknown): ValidationResult<T.JSONArray>
   return isJSONArray(value) ? valid(value) : collectIssues<T.JSONArray>(_collectJSONArray, value);
 }
 /** `JSONArray` (schema.ts:17) as a Standard Schema v1 object */
-export const JSONArraySchema: StandardSchemaV1<unknown, T.JSONArray> = standard(validateJSONArray);
+export const JSONArraySchema: StandardSchemaV1<T.JSONArray> = standard(validateJSONArray);
 
 function _isJSONRPCMessage(v: any, d: number): boolean {
   return _isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d);
@@ -588,7 +594,7 @@ export function validateJSONRPCMessage(value: unknown): ValidationResult<T.JSONR
   return isJSONRPCMessage(value) ? valid(value) : collectIssues<T.JSONRPCMessage>(_collectJSONRPCMessage, value);
 }
 /** `JSONRPCMessage` (schema.ts:26) as a Standard Schema v1 object */
-export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
+export const JSONRPCMessageSchema: StandardSchemaV1<T.JSONRPCMessage> = standard(validateJSONRPCMessage);
 
 function _isMetaObject(v: any, _d: number): boolean {
   return isPlainObject(v);
@@ -611,7 +617,7 @@ export function validateMetaObject(value: unknown): ValidationResult<T.MetaObjec
   return isMetaObject(value) ? valid(value) : collectIssues<T.MetaObject>(_collectMetaObject, value);
 }
 /** `MetaObject` (schema.ts:54) as a Standard Schema v1 object */
-export const MetaObjectSchema: StandardSchemaV1<unknown, T.MetaObject> = standard(validateMetaObject);
+export const MetaObjectSchema: StandardSchemaV1<T.MetaObject> = standard(validateMetaObject);
 
 function _isRequestMetaObject(v: any, d: number): boolean {
   return (
@@ -684,7 +690,7 @@ export function validateRequestMetaObject(value: unknown): ValidationResult<T.Re
   return isRequestMetaObject(value) ? valid(value) : collectIssues<T.RequestMetaObject>(_collectRequestMetaObject, value);
 }
 /** `RequestMetaObject` (schema.ts:63) as a Standard Schema v1 object */
-export const RequestMetaObjectSchema: StandardSchemaV1<unknown, T.RequestMetaObject> = standard(validateRequestMetaObject);
+export const RequestMetaObjectSchema: StandardSchemaV1<T.RequestMetaObject> = standard(validateRequestMetaObject);
 
 function _isNotificationMetaObject(v: any, _d: number): boolean {
   return (
@@ -726,7 +732,7 @@ export function validateNotificationMetaObject(value: unknown): ValidationResult
   return isNotificationMetaObject(value) ? valid(value) : collectIssues<T.NotificationMetaObject>(_collectNotificationMetaObject, value);
 }
 /** `NotificationMetaObject` (schema.ts:120) as a Standard Schema v1 object */
-export const NotificationMetaObjectSchema: StandardSchemaV1<unknown, T.NotificationMetaObject> = standard(validateNotificationMetaObject);
+export const NotificationMetaObjectSchema: StandardSchemaV1<T.NotificationMetaObject> = standard(validateNotificationMetaObject);
 
 function _isResultMetaObject(v: any, d: number): boolean {
   return (
@@ -764,7 +770,7 @@ export function validateResultMetaObject(value: unknown): ValidationResult<T.Res
   return isResultMetaObject(value) ? valid(value) : collectIssues<T.ResultMetaObject>(_collectResultMetaObject, value);
 }
 /** `ResultMetaObject` (schema.ts:143) as a Standard Schema v1 object */
-export const ResultMetaObjectSchema: StandardSchemaV1<unknown, T.ResultMetaObject> = standard(validateResultMetaObject);
+export const ResultMetaObjectSchema: StandardSchemaV1<T.ResultMetaObject> = standard(validateResultMetaObject);
 
 function _isProgressToken(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
@@ -788,7 +794,7 @@ export function validateProgressToken(value: unknown): ValidationResult<T.Progre
   return isProgressToken(value) ? valid(value) : collectIssues<T.ProgressToken>(_collectProgressToken, value);
 }
 /** `ProgressToken` (schema.ts:165) as a Standard Schema v1 object */
-export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
+export const ProgressTokenSchema: StandardSchemaV1<T.ProgressToken> = standard(validateProgressToken);
 
 function _isCursor(v: any, _d: number): boolean {
   return typeof v === "string";
@@ -811,7 +817,7 @@ export function validateCursor(value: unknown): ValidationResult<T.Cursor> {
   return isCursor(value) ? valid(value) : collectIssues<T.Cursor>(_collectCursor, value);
 }
 /** `Cursor` (schema.ts:172) as a Standard Schema v1 object */
-export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
+export const CursorSchema: StandardSchemaV1<T.Cursor> = standard(validateCursor);
 
 function _isRequestParams(v: any, d: number): boolean {
   return objectLike(v) && _isRequestMetaObject(v["_meta"], d + 1) && plainPrototype(v);
@@ -841,7 +847,7 @@ export function validateRequestParams(value: unknown): ValidationResult<T.Reques
   return isRequestParams(value) ? valid(value) : collectIssues<T.RequestParams>(_collectRequestParams, value);
 }
 /** `RequestParams` (schema.ts:179) as a Standard Schema v1 object */
-export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
+export const RequestParamsSchema: StandardSchemaV1<T.RequestParams> = standard(validateRequestParams);
 
 function _isRequest(v: any, _d: number): boolean {
   return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
@@ -860,7 +866,7 @@ export function validateRequest(value: unknown): ValidationResult<T.Request> {
   return isRequest(value) ? valid(value) : collectIssues<T.Request>(_collectNotification, value);
 }
 /** `Request` (schema.ts:184) as a Standard Schema v1 object */
-export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
+export const RequestSchema: StandardSchemaV1<T.Request> = standard(validateRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) && plainPrototype(v);
@@ -890,7 +896,7 @@ export function validateNotificationParams(value: unknown): ValidationResult<T.N
   return isNotificationParams(value) ? valid(value) : collectIssues<T.NotificationParams>(_collectNotificationParams, value);
 }
 /** `NotificationParams` (schema.ts:196) as a Standard Schema v1 object */
-export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> = standard(validateNotificationParams);
+export const NotificationParamsSchema: StandardSchemaV1<T.NotificationParams> = standard(validateNotificationParams);
 
 function _isNotification(v: any, _d: number): boolean {
   return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
@@ -917,7 +923,7 @@ export function validateNotification(value: unknown): ValidationResult<T.Notific
   return isNotification(value) ? valid(value) : collectIssues<T.Notification>(_collectNotification, value);
 }
 /** `Notification` (schema.ts:201) as a Standard Schema v1 object */
-export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
+export const NotificationSchema: StandardSchemaV1<T.Notification> = standard(validateNotification);
 
 function _isResultType(v: any, _d: number): boolean {
   return typeof v === "string";
@@ -940,7 +946,7 @@ export function validateResultType(value: unknown): ValidationResult<T.ResultTyp
   return isResultType(value) ? valid(value) : collectIssues<T.ResultType>(_collectResultType, value);
 }
 /** `ResultType` (schema.ts:216) as a Standard Schema v1 object */
-export const ResultTypeSchema: StandardSchemaV1<unknown, T.ResultType> = standard(validateResultType);
+export const ResultTypeSchema: StandardSchemaV1<T.ResultType> = standard(validateResultType);
 
 function _isResult(v: any, d: number): boolean {
   return (
@@ -981,7 +987,7 @@ export function validateResult(value: unknown): ValidationResult<T.Result> {
   return isResult(value) ? valid(value) : collectIssues<T.Result>(_collectResult, value);
 }
 /** `Result` (schema.ts:223) as a Standard Schema v1 object */
-export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
+export const ResultSchema: StandardSchemaV1<T.Result> = standard(validateResult);
 
 function _isError(v: any, _d: number): boolean {
   return objectLike(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string" && plainPrototype(v);
@@ -1012,7 +1018,7 @@ export function validateError(value: unknown): ValidationResult<T.Error> {
   return isError(value) ? valid(value) : collectIssues<T.Error>(_collectError, value);
 }
 /** `Error` (schema.ts:241) as a Standard Schema v1 object */
-export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
+export const ErrorSchema: StandardSchemaV1<T.Error> = standard(validateError);
 
 function _isRequestId(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
@@ -1031,7 +1037,7 @@ export function validateRequestId(value: unknown): ValidationResult<T.RequestId>
   return isRequestId(value) ? valid(value) : collectIssues<T.RequestId>(_collectProgressToken, value);
 }
 /** `RequestId` (schema.ts:261) as a Standard Schema v1 object */
-export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
+export const RequestIdSchema: StandardSchemaV1<T.RequestId> = standard(validateRequestId);
 
 function _isJSONRPCRequest(v: any, _d: number): boolean {
   return (
@@ -1078,7 +1084,7 @@ export function validateJSONRPCRequest(value: unknown): ValidationResult<T.JSONR
   return isJSONRPCRequest(value) ? valid(value) : collectIssues<T.JSONRPCRequest>(_collectJSONRPCRequest, value);
 }
 /** `JSONRPCRequest` (schema.ts:268) as a Standard Schema v1 object */
-export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
+export const JSONRPCRequestSchema: StandardSchemaV1<T.JSONRPCRequest> = standard(validateJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, _d: number): boolean {
   return (
@@ -1121,7 +1127,7 @@ export function validateJSONRPCNotification(value: unknown): ValidationResult<T.
   return isJSONRPCNotification(value) ? valid(value) : collectIssues<T.JSONRPCNotification>(_collectJSONRPCNotification, value);
 }
 /** `JSONRPCNotification` (schema.ts:278) as a Standard Schema v1 object */
-export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> = standard(validateJSONRPCNotification);
+export const JSONRPCNotificationSchema: StandardSchemaV1<T.JSONRPCNotification> = standard(validateJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
   return (
@@ -1165,7 +1171,7 @@ export function validateJSONRPCResultResponse(value: unknown): ValidationResult<
   return isJSONRPCResultResponse(value) ? valid(value) : collectIssues<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse, value);
 }
 /** `JSONRPCResultResponse` (schema.ts:287) as a Standard Schema v1 object */
-export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
+export const JSONRPCResultResponseSchema: StandardSchemaV1<T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
@@ -1209,7 +1215,7 @@ export function validateJSONRPCErrorResponse(value: unknown): ValidationResult<T
   return isJSONRPCErrorResponse(value) ? valid(value) : collectIssues<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse, value);
 }
 /** `JSONRPCErrorResponse` (schema.ts:298) as a Standard Schema v1 object */
-export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
+export const JSONRPCErrorResponseSchema: StandardSchemaV1<T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
 
 function _isJSONRPCResponse(v: any, d: number): boolean {
   return _isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d);
@@ -1242,7 +1248,7 @@ export function validateJSONRPCResponse(value: unknown): ValidationResult<T.JSON
   return isJSONRPCResponse(value) ? valid(value) : collectIssues<T.JSONRPCResponse>(_collectJSONRPCResponse, value);
 }
 /** `JSONRPCResponse` (schema.ts:309) as a Standard Schema v1 object */
-export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
+export const JSONRPCResponseSchema: StandardSchemaV1<T.JSONRPCResponse> = standard(validateJSONRPCResponse);
 
 function _isParseError(v: any, _d: number): boolean {
   return objectLike(v) && v["code"] === -32700 && typeof v["message"] === "string" && plainPrototype(v);
@@ -1269,7 +1275,7 @@ export function validateParseError(value: unknown): ValidationResult<T.ParseErro
   return isParseError(value) ? valid(value) : collectIssues<T.ParseError>(_collectParseError, value);
 }
 /** `ParseError` (schema.ts:328) as a Standard Schema v1 object */
-export const ParseErrorSchema: StandardSchemaV1<unknown, T.ParseError> = standard(validateParseError);
+export const ParseErrorSchema: StandardSchemaV1<T.ParseError> = standard(validateParseError);
 
 function _isInvalidRequestError(v: any, _d: number): boolean {
   return objectLike(v) && v["code"] === -32600 && typeof v["message"] === "string" && plainPrototype(v);
@@ -1296,7 +1302,7 @@ export function validateInvalidRequestError(value: unknown): ValidationResult<T.
   return isInvalidRequestError(value) ? valid(value) : collectIssues<T.InvalidRequestError>(_collectInvalidRequestError, value);
 }
 /** `InvalidRequestError` (schema.ts:339) as a Standard Schema v1 object */
-export const InvalidRequestErrorSchema: StandardSchemaV1<unknown, T.InvalidRequestError> = standard(validateInvalidRequestError);
+export const InvalidRequestErrorSchema: StandardSchemaV1<T.InvalidRequestError> = standard(validateInvalidRequestError);
 
 function _isMethodNotFoundError(v: any, _d: number): boolean {
   return objectLike(v) && v["code"] === -32601 && typeof v["message"] === "string" && plainPrototype(v);
@@ -1323,7 +1329,7 @@ export function validateMethodNotFoundError(value: unknown): ValidationResult<T.
   return isMethodNotFoundError(value) ? valid(value) : collectIssues<T.MethodNotFoundError>(_collectMethodNotFoundError, value);
 }
 /** `MethodNotFoundError` (schema.ts:357) as a Standard Schema v1 object */
-export const MethodNotFoundErrorSchema: StandardSchemaV1<unknown, T.MethodNotFoundError> = standard(validateMethodNotFoundError);
+export const MethodNotFoundErrorSchema: StandardSchemaV1<T.MethodNotFoundError> = standard(validateMethodNotFoundError);
 
 function _isInvalidParamsError(v: any, _d: number): boolean {
   return objectLike(v) && v["code"] === -32602 && typeof v["message"] === "string" && plainPrototype(v);
@@ -1350,7 +1356,7 @@ export function validateInvalidParamsError(value: unknown): ValidationResult<T.I
   return isInvalidParamsError(value) ? valid(value) : collectIssues<T.InvalidParamsError>(_collectInvalidParamsError, value);
 }
 /** `InvalidParamsError` (schema.ts:389) as a Standard Schema v1 object */
-export const InvalidParamsErrorSchema: StandardSchemaV1<unknown, T.InvalidParamsError> = standard(validateInvalidParamsError);
+export const InvalidParamsErrorSchema: StandardSchemaV1<T.InvalidParamsError> = standard(validateInvalidParamsError);
 
 function _isInternalError(v: any, _d: number): boolean {
   return objectLike(v) && v["code"] === -32603 && typeof v["message"] === "string" && plainPrototype(v);
@@ -1377,7 +1383,7 @@ export function validateInternalError(value: unknown): ValidationResult<T.Intern
   return isInternalError(value) ? valid(value) : collectIssues<T.InternalError>(_collectInternalError, value);
 }
 /** `InternalError` (schema.ts:403) as a Standard Schema v1 object */
-export const InternalErrorSchema: StandardSchemaV1<unknown, T.InternalError> = standard(validateInternalError);
+export const InternalErrorSchema: StandardSchemaV1<T.InternalError> = standard(validateInternalError);
 
 function _isHeaderMismatchError(v: any, _d: number): boolean {
   return (
@@ -1422,7 +1428,7 @@ export function validateHeaderMismatchError(value: unknown): ValidationResult<T.
   return isHeaderMismatchError(value) ? valid(value) : collectIssues<T.HeaderMismatchError>(_collectHeaderMismatchError, value);
 }
 /** `HeaderMismatchError` (schema.ts:463) as a Standard Schema v1 object */
-export const HeaderMismatchErrorSchema: StandardSchemaV1<unknown, T.HeaderMismatchError> = standard(validateHeaderMismatchError);
+export const HeaderMismatchErrorSchema: StandardSchemaV1<T.HeaderMismatchError> = standard(validateHeaderMismatchError);
 
 function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
   return (
@@ -1486,7 +1492,7 @@ export function validateUnsupportedProtocolVersionError(value: unknown): Validat
     : collectIssues<T.UnsupportedProtocolVersionError>(_collectUnsupportedProtocolVersionError, value);
 }
 /** `UnsupportedProtocolVersionError` (schema.ts:483) as a Standard Schema v1 object */
-export const UnsupportedProtocolVersionErrorSchema: StandardSchemaV1<unknown, T.UnsupportedProtocolVersionError> = standard(
+export const UnsupportedProtocolVersionErrorSchema: StandardSchemaV1<T.UnsupportedProtocolVersionError> = standard(
   validateUnsupportedProtocolVersionError,
 );
 
@@ -1550,7 +1556,7 @@ export function validateMissingRequiredClientCapabilityError(value: unknown): Va
     : collectIssues<T.MissingRequiredClientCapabilityError>(_collectMissingRequiredClientCapabilityError, value);
 }
 /** `MissingRequiredClientCapabilityError` (schema.ts:513) as a Standard Schema v1 object */
-export const MissingRequiredClientCapabilityErrorSchema: StandardSchemaV1<unknown, T.MissingRequiredClientCapabilityError> = standard(
+export const MissingRequiredClientCapabilityErrorSchema: StandardSchemaV1<T.MissingRequiredClientCapabilityError> = standard(
   validateMissingRequiredClientCapabilityError,
 );
 
@@ -1576,7 +1582,7 @@ export function validateEmptyResult(value: unknown): ValidationResult<T.EmptyRes
   return isEmptyResult(value) ? valid(value) : collectIssues<T.EmptyResult>(_collectEmptyResult, value);
 }
 /** `EmptyResult` (schema.ts:534) as a Standard Schema v1 object */
-export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
+export const EmptyResultSchema: StandardSchemaV1<T.EmptyResult> = standard(validateEmptyResult);
 
 function _isInputRequest(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -1630,7 +1636,7 @@ export function validateInputRequest(value: unknown): ValidationResult<T.InputRe
   return isInputRequest(value) ? valid(value) : collectIssues<T.InputRequest>(_collectInputRequest, value);
 }
 /** `InputRequest` (schema.ts:537) as a Standard Schema v1 object */
-export const InputRequestSchema: StandardSchemaV1<unknown, T.InputRequest> = standard(validateInputRequest);
+export const InputRequestSchema: StandardSchemaV1<T.InputRequest> = standard(validateInputRequest);
 
 function _isInputResponse(v: any, d: number): boolean {
   return _isCreateMessageResult(v, d) || _isListRootsResult(v, d) || _isElicitResult(v, d);
@@ -1663,7 +1669,7 @@ export function validateInputResponse(value: unknown): ValidationResult<T.InputR
   return isInputResponse(value) ? valid(value) : collectIssues<T.InputResponse>(_collectInputResponse, value);
 }
 /** `InputResponse` (schema.ts:541) as a Standard Schema v1 object */
-export const InputResponseSchema: StandardSchemaV1<unknown, T.InputResponse> = standard(validateInputResponse);
+export const InputResponseSchema: StandardSchemaV1<T.InputResponse> = standard(validateInputResponse);
 
 function _isInputRequests(v: any, d: number): boolean {
   if (!isPlainObject(v)) return false;
@@ -1698,7 +1704,7 @@ export function validateInputRequests(value: unknown): ValidationResult<T.InputR
   return isInputRequests(value) ? valid(value) : collectIssues<T.InputRequests>(_collectInputRequests, value);
 }
 /** `InputRequests` (schema.ts:553) as a Standard Schema v1 object */
-export const InputRequestsSchema: StandardSchemaV1<unknown, T.InputRequests> = standard(validateInputRequests);
+export const InputRequestsSchema: StandardSchemaV1<T.InputRequests> = standard(validateInputRequests);
 
 function _isInputResponses(v: any, d: number): boolean {
   if (!isPlainObject(v)) return false;
@@ -1733,7 +1739,7 @@ export function validateInputResponses(value: unknown): ValidationResult<T.Input
   return isInputResponses(value) ? valid(value) : collectIssues<T.InputResponses>(_collectInputResponses, value);
 }
 /** `InputResponses` (schema.ts:567) as a Standard Schema v1 object */
-export const InputResponsesSchema: StandardSchemaV1<unknown, T.InputResponses> = standard(validateInputResponses);
+export const InputResponsesSchema: StandardSchemaV1<T.InputResponses> = standard(validateInputResponses);
 
 function _isInputRequiredResult(v: any, d: number): boolean {
   return (
@@ -1780,7 +1786,7 @@ export function validateInputRequiredResult(value: unknown): ValidationResult<T.
   return isInputRequiredResult(value) ? valid(value) : collectIssues<T.InputRequiredResult>(_collectInputRequiredResult, value);
 }
 /** `InputRequiredResult` (schema.ts:584) as a Standard Schema v1 object */
-export const InputRequiredResultSchema: StandardSchemaV1<unknown, T.InputRequiredResult> = standard(validateInputRequiredResult);
+export const InputRequiredResultSchema: StandardSchemaV1<T.InputRequiredResult> = standard(validateInputRequiredResult);
 
 function _isInputResponseRequestParams(v: any, d: number): boolean {
   return (
@@ -1816,7 +1822,7 @@ export function validateInputResponseRequestParams(value: unknown): ValidationRe
     : collectIssues<T.InputResponseRequestParams>(_collectInputResponseRequestParams, value);
 }
 /** `InputResponseRequestParams` (schema.ts:600) as a Standard Schema v1 object */
-export const InputResponseRequestParamsSchema: StandardSchemaV1<unknown, T.InputResponseRequestParams> =
+export const InputResponseRequestParamsSchema: StandardSchemaV1<T.InputResponseRequestParams> =
   standard(validateInputResponseRequestParams);
 
 function _isCancelledNotificationParams(v: any, d: number): boolean {
@@ -1863,7 +1869,7 @@ export function validateCancelledNotificationParams(value: unknown): ValidationR
     : collectIssues<T.CancelledNotificationParams>(_collectCancelledNotificationParams, value);
 }
 /** `CancelledNotificationParams` (schema.ts:620) as a Standard Schema v1 object */
-export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.CancelledNotificationParams> =
+export const CancelledNotificationParamsSchema: StandardSchemaV1<T.CancelledNotificationParams> =
   standard(validateCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
@@ -1908,7 +1914,7 @@ export function validateCancelledNotification(value: unknown): ValidationResult<
   return isCancelledNotification(value) ? valid(value) : collectIssues<T.CancelledNotification>(_collectCancelledNotification, value);
 }
 /** `CancelledNotification` (schema.ts:648) as a Standard Schema v1 object */
-export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> = standard(validateCancelledNotification);
+export const CancelledNotificationSchema: StandardSchemaV1<T.CancelledNotification> = standard(validateCancelledNotification);
 
 function _isDiscoverRequest(v: any, d: number): boolean {
   return (
@@ -1955,7 +1961,7 @@ export function validateDiscoverRequest(value: unknown): ValidationResult<T.Disc
   return isDiscoverRequest(value) ? valid(value) : collectIssues<T.DiscoverRequest>(_collectDiscoverRequest, value);
 }
 /** `DiscoverRequest` (schema.ts:665) as a Standard Schema v1 object */
-export const DiscoverRequestSchema: StandardSchemaV1<unknown, T.DiscoverRequest> = standard(validateDiscoverRequest);
+export const DiscoverRequestSchema: StandardSchemaV1<T.DiscoverRequest> = standard(validateDiscoverRequest);
 
 function _isDiscoverResult(v: any, d: number): boolean {
   return (
@@ -2024,7 +2030,7 @@ export function validateDiscoverResult(value: unknown): ValidationResult<T.Disco
   return isDiscoverResult(value) ? valid(value) : collectIssues<T.DiscoverResult>(_collectDiscoverResult, value);
 }
 /** `DiscoverResult` (schema.ts:678) as a Standard Schema v1 object */
-export const DiscoverResultSchema: StandardSchemaV1<unknown, T.DiscoverResult> = standard(validateDiscoverResult);
+export const DiscoverResultSchema: StandardSchemaV1<T.DiscoverResult> = standard(validateDiscoverResult);
 
 function _isDiscoverResultResponse(v: any, d: number): boolean {
   return (
@@ -2058,7 +2064,7 @@ export function validateDiscoverResultResponse(value: unknown): ValidationResult
   return isDiscoverResultResponse(value) ? valid(value) : collectIssues<T.DiscoverResultResponse>(_collectDiscoverResultResponse, value);
 }
 /** `DiscoverResultResponse` (schema.ts:707) as a Standard Schema v1 object */
-export const DiscoverResultResponseSchema: StandardSchemaV1<unknown, T.DiscoverResultResponse> = standard(validateDiscoverResultResponse);
+export const DiscoverResultResponseSchema: StandardSchemaV1<T.DiscoverResultResponse> = standard(validateDiscoverResultResponse);
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
@@ -2153,7 +2159,7 @@ export function validateClientCapabilities(value: unknown): ValidationResult<T.C
   return isClientCapabilities(value) ? valid(value) : collectIssues<T.ClientCapabilities>(_collectClientCapabilities, value);
 }
 /** `ClientCapabilities` (schema.ts:716) as a Standard Schema v1 object */
-export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> = standard(validateClientCapabilities);
+export const ClientCapabilitiesSchema: StandardSchemaV1<T.ClientCapabilities> = standard(validateClientCapabilities);
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
@@ -2242,7 +2248,7 @@ export function validateServerCapabilities(value: unknown): ValidationResult<T.S
   return isServerCapabilities(value) ? valid(value) : collectIssues<T.ServerCapabilities>(_collectServerCapabilities, value);
 }
 /** `ServerCapabilities` (schema.ts:793) as a Standard Schema v1 object */
-export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> = standard(validateServerCapabilities);
+export const ServerCapabilitiesSchema: StandardSchemaV1<T.ServerCapabilities> = standard(validateServerCapabilities);
 
 function _isIcon(v: any, d: number): boolean {
   return (
@@ -2294,7 +2300,7 @@ export function validateIcon(value: unknown): ValidationResult<T.Icon> {
   return isIcon(value) ? valid(value) : collectIssues<T.Icon>(_collectIcon, value);
 }
 /** `Icon` (schema.ts:890) as a Standard Schema v1 object */
-export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
+export const IconSchema: StandardSchemaV1<T.Icon> = standard(validateIcon);
 
 function _isIcons(v: any, d: number): boolean {
   return objectLike(v) && (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) && plainPrototype(v);
@@ -2330,7 +2336,7 @@ export function validateIcons(value: unknown): ValidationResult<T.Icons> {
   return isIcons(value) ? valid(value) : collectIssues<T.Icons>(_collectIcons, value);
 }
 /** `Icons` (schema.ts:934) as a Standard Schema v1 object */
-export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
+export const IconsSchema: StandardSchemaV1<T.Icons> = standard(validateIcons);
 
 function _isBaseMetadata(v: any, _d: number): boolean {
   return (
@@ -2358,7 +2364,7 @@ export function validateBaseMetadata(value: unknown): ValidationResult<T.BaseMet
   return isBaseMetadata(value) ? valid(value) : collectIssues<T.BaseMetadata>(_collectBaseMetadata, value);
 }
 /** `BaseMetadata` (schema.ts:954) as a Standard Schema v1 object */
-export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
+export const BaseMetadataSchema: StandardSchemaV1<T.BaseMetadata> = standard(validateBaseMetadata);
 
 function _isImplementation(v: any, d: number): boolean {
   return (
@@ -2414,7 +2420,7 @@ export function validateImplementation(value: unknown): ValidationResult<T.Imple
   return isImplementation(value) ? valid(value) : collectIssues<T.Implementation>(_collectImplementation, value);
 }
 /** `Implementation` (schema.ts:976) as a Standard Schema v1 object */
-export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
+export const ImplementationSchema: StandardSchemaV1<T.Implementation> = standard(validateImplementation);
 
 function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
@@ -2466,7 +2472,7 @@ export function validateProgressNotificationParams(value: unknown): ValidationRe
     : collectIssues<T.ProgressNotificationParams>(_collectProgressNotificationParams, value);
 }
 /** `ProgressNotificationParams` (schema.ts:1009) as a Standard Schema v1 object */
-export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.ProgressNotificationParams> =
+export const ProgressNotificationParamsSchema: StandardSchemaV1<T.ProgressNotificationParams> =
   standard(validateProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
@@ -2511,7 +2517,7 @@ export function validateProgressNotification(value: unknown): ValidationResult<T
   return isProgressNotification(value) ? valid(value) : collectIssues<T.ProgressNotification>(_collectProgressNotification, value);
 }
 /** `ProgressNotification` (schema.ts:1040) as a Standard Schema v1 object */
-export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> = standard(validateProgressNotification);
+export const ProgressNotificationSchema: StandardSchemaV1<T.ProgressNotification> = standard(validateProgressNotification);
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
   return (
@@ -2552,7 +2558,7 @@ export function validatePaginatedRequestParams(value: unknown): ValidationResult
   return isPaginatedRequestParams(value) ? valid(value) : collectIssues<T.PaginatedRequestParams>(_collectPaginatedRequestParams, value);
 }
 /** `PaginatedRequestParams` (schema.ts:1054) as a Standard Schema v1 object */
-export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
+export const PaginatedRequestParamsSchema: StandardSchemaV1<T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
@@ -2588,7 +2594,7 @@ export function validatePaginatedRequest(value: unknown): ValidationResult<T.Pag
   return isPaginatedRequest(value) ? valid(value) : collectIssues<T.PaginatedRequest>(_collectPaginatedRequest, value);
 }
 /** `PaginatedRequest` (schema.ts:1063) as a Standard Schema v1 object */
-export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
+export const PaginatedRequestSchema: StandardSchemaV1<T.PaginatedRequest> = standard(validatePaginatedRequest);
 
 function _isPaginatedResult(v: any, d: number): boolean {
   return (
@@ -2622,7 +2628,7 @@ export function validatePaginatedResult(value: unknown): ValidationResult<T.Pagi
   return isPaginatedResult(value) ? valid(value) : collectIssues<T.PaginatedResult>(_collectPaginatedResult, value);
 }
 /** `PaginatedResult` (schema.ts:1068) as a Standard Schema v1 object */
-export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
+export const PaginatedResultSchema: StandardSchemaV1<T.PaginatedResult> = standard(validatePaginatedResult);
 
 function _isCacheableResult(v: any, d: number): boolean {
   return (
@@ -2670,7 +2676,7 @@ export function validateCacheableResult(value: unknown): ValidationResult<T.Cach
   return isCacheableResult(value) ? valid(value) : collectIssues<T.CacheableResult>(_collectCacheableResult, value);
 }
 /** `CacheableResult` (schema.ts:1081) as a Standard Schema v1 object */
-export const CacheableResultSchema: StandardSchemaV1<unknown, T.CacheableResult> = standard(validateCacheableResult);
+export const CacheableResultSchema: StandardSchemaV1<T.CacheableResult> = standard(validateCacheableResult);
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
@@ -2717,7 +2723,7 @@ export function validateListResourcesRequest(value: unknown): ValidationResult<T
   return isListResourcesRequest(value) ? valid(value) : collectIssues<T.ListResourcesRequest>(_collectListResourcesRequest, value);
 }
 /** `ListResourcesRequest` (schema.ts:1121) as a Standard Schema v1 object */
-export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> = standard(validateListResourcesRequest);
+export const ListResourcesRequestSchema: StandardSchemaV1<T.ListResourcesRequest> = standard(validateListResourcesRequest);
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
@@ -2793,7 +2799,7 @@ export function validateListResourcesResult(value: unknown): ValidationResult<T.
   return isListResourcesResult(value) ? valid(value) : collectIssues<T.ListResourcesResult>(_collectListResourcesResult, value);
 }
 /** `ListResourcesResult` (schema.ts:1133) as a Standard Schema v1 object */
-export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> = standard(validateListResourcesResult);
+export const ListResourcesResultSchema: StandardSchemaV1<T.ListResourcesResult> = standard(validateListResourcesResult);
 
 function _isListResourcesResultResponse(v: any, d: number): boolean {
   return (
@@ -2829,7 +2835,7 @@ export function validateListResourcesResultResponse(value: unknown): ValidationR
     : collectIssues<T.ListResourcesResultResponse>(_collectListResourcesResultResponse, value);
 }
 /** `ListResourcesResultResponse` (schema.ts:1145) as a Standard Schema v1 object */
-export const ListResourcesResultResponseSchema: StandardSchemaV1<unknown, T.ListResourcesResultResponse> =
+export const ListResourcesResultResponseSchema: StandardSchemaV1<T.ListResourcesResultResponse> =
   standard(validateListResourcesResultResponse);
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
@@ -2879,7 +2885,7 @@ export function validateListResourceTemplatesRequest(value: unknown): Validation
     : collectIssues<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest, value);
 }
 /** `ListResourceTemplatesRequest` (schema.ts:1157) as a Standard Schema v1 object */
-export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesRequest> = standard(
+export const ListResourceTemplatesRequestSchema: StandardSchemaV1<T.ListResourceTemplatesRequest> = standard(
   validateListResourceTemplatesRequest,
 );
 
@@ -2959,7 +2965,7 @@ export function validateListResourceTemplatesResult(value: unknown): ValidationR
     : collectIssues<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult, value);
 }
 /** `ListResourceTemplatesResult` (schema.ts:1169) as a Standard Schema v1 object */
-export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResult> =
+export const ListResourceTemplatesResultSchema: StandardSchemaV1<T.ListResourceTemplatesResult> =
   standard(validateListResourceTemplatesResult);
 
 function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
@@ -2996,7 +3002,7 @@ export function validateListResourceTemplatesResultResponse(value: unknown): Val
     : collectIssues<T.ListResourceTemplatesResultResponse>(_collectListResourceTemplatesResultResponse, value);
 }
 /** `ListResourceTemplatesResultResponse` (schema.ts:1182) as a Standard Schema v1 object */
-export const ListResourceTemplatesResultResponseSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResultResponse> = standard(
+export const ListResourceTemplatesResultResponseSchema: StandardSchemaV1<T.ListResourceTemplatesResultResponse> = standard(
   validateListResourceTemplatesResultResponse,
 );
 
@@ -3030,7 +3036,7 @@ export function validateResourceRequestParams(value: unknown): ValidationResult<
   return isResourceRequestParams(value) ? valid(value) : collectIssues<T.ResourceRequestParams>(_collectResourceRequestParams, value);
 }
 /** `ResourceRequestParams` (schema.ts:1191) as a Standard Schema v1 object */
-export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> = standard(validateResourceRequestParams);
+export const ResourceRequestParamsSchema: StandardSchemaV1<T.ResourceRequestParams> = standard(validateResourceRequestParams);
 
 function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
@@ -3084,8 +3090,7 @@ export function validateReadResourceRequestParams(value: unknown): ValidationRes
     : collectIssues<T.ReadResourceRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `ReadResourceRequestParams` (schema.ts:1205) as a Standard Schema v1 object */
-export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadResourceRequestParams> =
-  standard(validateReadResourceRequestParams);
+export const ReadResourceRequestParamsSchema: StandardSchemaV1<T.ReadResourceRequestParams> = standard(validateReadResourceRequestParams);
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
@@ -3132,7 +3137,7 @@ export function validateReadResourceRequest(value: unknown): ValidationResult<T.
   return isReadResourceRequest(value) ? valid(value) : collectIssues<T.ReadResourceRequest>(_collectReadResourceRequest, value);
 }
 /** `ReadResourceRequest` (schema.ts:1216) as a Standard Schema v1 object */
-export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> = standard(validateReadResourceRequest);
+export const ReadResourceRequestSchema: StandardSchemaV1<T.ReadResourceRequest> = standard(validateReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
   return (
@@ -3220,7 +3225,7 @@ export function validateReadResourceResult(value: unknown): ValidationResult<T.R
   return isReadResourceResult(value) ? valid(value) : collectIssues<T.ReadResourceResult>(_collectReadResourceResult, value);
 }
 /** `ReadResourceResult` (schema.ts:1229) as a Standard Schema v1 object */
-export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> = standard(validateReadResourceResult);
+export const ReadResourceResultSchema: StandardSchemaV1<T.ReadResourceResult> = standard(validateReadResourceResult);
 
 function _isReadResourceResultResponse(v: any, d: number): boolean {
   return (
@@ -3266,7 +3271,7 @@ export function validateReadResourceResultResponse(value: unknown): ValidationRe
     : collectIssues<T.ReadResourceResultResponse>(_collectReadResourceResultResponse, value);
 }
 /** `ReadResourceResultResponse` (schema.ts:1244) as a Standard Schema v1 object */
-export const ReadResourceResultResponseSchema: StandardSchemaV1<unknown, T.ReadResourceResultResponse> =
+export const ReadResourceResultResponseSchema: StandardSchemaV1<T.ReadResourceResultResponse> =
   standard(validateReadResourceResultResponse);
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
@@ -3313,7 +3318,7 @@ export function validateResourceListChangedNotification(value: unknown): Validat
     : collectIssues<T.ResourceListChangedNotification>(_collectResourceListChangedNotification, value);
 }
 /** `ResourceListChangedNotification` (schema.ts:1256) as a Standard Schema v1 object */
-export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.ResourceListChangedNotification> = standard(
+export const ResourceListChangedNotificationSchema: StandardSchemaV1<T.ResourceListChangedNotification> = standard(
   validateResourceListChangedNotification,
 );
 
@@ -3362,7 +3367,7 @@ export function validateSubscriptionFilter(value: unknown): ValidationResult<T.S
   return isSubscriptionFilter(value) ? valid(value) : collectIssues<T.SubscriptionFilter>(_collectSubscriptionFilter, value);
 }
 /** `SubscriptionFilter` (schema.ts:1270) as a Standard Schema v1 object */
-export const SubscriptionFilterSchema: StandardSchemaV1<unknown, T.SubscriptionFilter> = standard(validateSubscriptionFilter);
+export const SubscriptionFilterSchema: StandardSchemaV1<T.SubscriptionFilter> = standard(validateSubscriptionFilter);
 
 function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
   return objectLike(v) && _isRequestMetaObject(v["_meta"], d + 1) && _isSubscriptionFilter(v["notifications"], d + 1) && plainPrototype(v);
@@ -3395,7 +3400,7 @@ export function validateSubscriptionsListenRequestParams(value: unknown): Valida
     : collectIssues<T.SubscriptionsListenRequestParams>(_collectSubscriptionsListenRequestParams, value);
 }
 /** `SubscriptionsListenRequestParams` (schema.ts:1295) as a Standard Schema v1 object */
-export const SubscriptionsListenRequestParamsSchema: StandardSchemaV1<unknown, T.SubscriptionsListenRequestParams> = standard(
+export const SubscriptionsListenRequestParamsSchema: StandardSchemaV1<T.SubscriptionsListenRequestParams> = standard(
   validateSubscriptionsListenRequestParams,
 );
 
@@ -3446,7 +3451,7 @@ export function validateSubscriptionsListenRequest(value: unknown): ValidationRe
     : collectIssues<T.SubscriptionsListenRequest>(_collectSubscriptionsListenRequest, value);
 }
 /** `SubscriptionsListenRequest` (schema.ts:1314) as a Standard Schema v1 object */
-export const SubscriptionsListenRequestSchema: StandardSchemaV1<unknown, T.SubscriptionsListenRequest> =
+export const SubscriptionsListenRequestSchema: StandardSchemaV1<T.SubscriptionsListenRequest> =
   standard(validateSubscriptionsListenRequest);
 
 function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
@@ -3490,7 +3495,7 @@ export function validateSubscriptionsListenResultMetaObject(value: unknown): Val
     : collectIssues<T.SubscriptionsListenResultMetaObject>(_collectSubscriptionsListenResultMetaObject, value);
 }
 /** `SubscriptionsListenResultMetaObject` (schema.ts:1326) as a Standard Schema v1 object */
-export const SubscriptionsListenResultMetaObjectSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResultMetaObject> = standard(
+export const SubscriptionsListenResultMetaObjectSchema: StandardSchemaV1<T.SubscriptionsListenResultMetaObject> = standard(
   validateSubscriptionsListenResultMetaObject,
 );
 
@@ -3529,8 +3534,7 @@ export function validateSubscriptionsListenResult(value: unknown): ValidationRes
     : collectIssues<T.SubscriptionsListenResult>(_collectSubscriptionsListenResult, value);
 }
 /** `SubscriptionsListenResult` (schema.ts:1349) as a Standard Schema v1 object */
-export const SubscriptionsListenResultSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResult> =
-  standard(validateSubscriptionsListenResult);
+export const SubscriptionsListenResultSchema: StandardSchemaV1<T.SubscriptionsListenResult> = standard(validateSubscriptionsListenResult);
 
 function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
   return (
@@ -3566,7 +3570,7 @@ export function validateSubscriptionsListenResultResponse(value: unknown): Valid
     : collectIssues<T.SubscriptionsListenResultResponse>(_collectSubscriptionsListenResultResponse, value);
 }
 /** `SubscriptionsListenResultResponse` (schema.ts:1362) as a Standard Schema v1 object */
-export const SubscriptionsListenResultResponseSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResultResponse> = standard(
+export const SubscriptionsListenResultResponseSchema: StandardSchemaV1<T.SubscriptionsListenResultResponse> = standard(
   validateSubscriptionsListenResultResponse,
 );
 
@@ -3613,8 +3617,9 @@ export function validateSubscriptionsAcknowledgedNotificationParams(
     : collectIssues<T.SubscriptionsAcknowledgedNotificationParams>(_collectSubscriptionsAcknowledgedNotificationParams, value);
 }
 /** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371) as a Standard Schema v1 object */
-export const SubscriptionsAcknowledgedNotificationParamsSchema: StandardSchemaV1<unknown, T.SubscriptionsAcknowledgedNotificationParams> =
-  standard(validateSubscriptionsAcknowledgedNotificationParams);
+export const SubscriptionsAcknowledgedNotificationParamsSchema: StandardSchemaV1<T.SubscriptionsAcknowledgedNotificationParams> = standard(
+  validateSubscriptionsAcknowledgedNotificationParams,
+);
 
 function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
   return (
@@ -3660,7 +3665,7 @@ export function validateSubscriptionsAcknowledgedNotification(value: unknown): V
     : collectIssues<T.SubscriptionsAcknowledgedNotification>(_collectSubscriptionsAcknowledgedNotification, value);
 }
 /** `SubscriptionsAcknowledgedNotification` (schema.ts:1398) as a Standard Schema v1 object */
-export const SubscriptionsAcknowledgedNotificationSchema: StandardSchemaV1<unknown, T.SubscriptionsAcknowledgedNotification> = standard(
+export const SubscriptionsAcknowledgedNotificationSchema: StandardSchemaV1<T.SubscriptionsAcknowledgedNotification> = standard(
   validateSubscriptionsAcknowledgedNotification,
 );
 
@@ -3710,7 +3715,7 @@ export function validateResourceUpdatedNotificationParams(value: unknown): Valid
     : collectIssues<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams, value);
 }
 /** `ResourceUpdatedNotificationParams` (schema.ts:1411) as a Standard Schema v1 object */
-export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotificationParams> = standard(
+export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<T.ResourceUpdatedNotificationParams> = standard(
   validateResourceUpdatedNotificationParams,
 );
 
@@ -3758,7 +3763,7 @@ export function validateResourceUpdatedNotification(value: unknown): ValidationR
     : collectIssues<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification, value);
 }
 /** `ResourceUpdatedNotification` (schema.ts:1428) as a Standard Schema v1 object */
-export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotification> =
+export const ResourceUpdatedNotificationSchema: StandardSchemaV1<T.ResourceUpdatedNotification> =
   standard(validateResourceUpdatedNotification);
 
 function _isResource(v: any, d: number): boolean {
@@ -3826,7 +3831,7 @@ export function validateResource(value: unknown): ValidationResult<T.Resource> {
   return isResource(value) ? valid(value) : collectIssues<T.Resource>(_collectResource, value);
 }
 /** `Resource` (schema.ts:1441) as a Standard Schema v1 object */
-export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
+export const ResourceSchema: StandardSchemaV1<T.Resource> = standard(validateResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
@@ -3890,7 +3895,7 @@ export function validateResourceTemplate(value: unknown): ValidationResult<T.Res
   return isResourceTemplate(value) ? valid(value) : collectIssues<T.ResourceTemplate>(_collectResourceTemplate, value);
 }
 /** `ResourceTemplate` (schema.ts:1481) as a Standard Schema v1 object */
-export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
+export const ResourceTemplateSchema: StandardSchemaV1<T.ResourceTemplate> = standard(validateResourceTemplate);
 
 function _isResourceContents(v: any, d: number): boolean {
   return (
@@ -3928,7 +3933,7 @@ export function validateResourceContents(value: unknown): ValidationResult<T.Res
   return isResourceContents(value) ? valid(value) : collectIssues<T.ResourceContents>(_collectResourceContents, value);
 }
 /** `ResourceContents` (schema.ts:1514) as a Standard Schema v1 object */
-export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
+export const ResourceContentsSchema: StandardSchemaV1<T.ResourceContents> = standard(validateResourceContents);
 
 function _isTextResourceContents(v: any, d: number): boolean {
   return (
@@ -3980,7 +3985,7 @@ export function validateTextResourceContents(value: unknown): ValidationResult<T
   return isTextResourceContents(value) ? valid(value) : collectIssues<T.TextResourceContents>(_collectTextResourceContents, value);
 }
 /** `TextResourceContents` (schema.ts:1535) as a Standard Schema v1 object */
-export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> = standard(validateTextResourceContents);
+export const TextResourceContentsSchema: StandardSchemaV1<T.TextResourceContents> = standard(validateTextResourceContents);
 
 function _isBlobResourceContents(v: any, d: number): boolean {
   return (
@@ -4037,7 +4042,7 @@ export function validateBlobResourceContents(value: unknown): ValidationResult<T
   return isBlobResourceContents(value) ? valid(value) : collectIssues<T.BlobResourceContents>(_collectBlobResourceContents, value);
 }
 /** `BlobResourceContents` (schema.ts:1548) as a Standard Schema v1 object */
-export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> = standard(validateBlobResourceContents);
+export const BlobResourceContentsSchema: StandardSchemaV1<T.BlobResourceContents> = standard(validateBlobResourceContents);
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
@@ -4084,7 +4089,7 @@ export function validateListPromptsRequest(value: unknown): ValidationResult<T.L
   return isListPromptsRequest(value) ? valid(value) : collectIssues<T.ListPromptsRequest>(_collectListPromptsRequest, value);
 }
 /** `ListPromptsRequest` (schema.ts:1566) as a Standard Schema v1 object */
-export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> = standard(validateListPromptsRequest);
+export const ListPromptsRequestSchema: StandardSchemaV1<T.ListPromptsRequest> = standard(validateListPromptsRequest);
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
@@ -4160,7 +4165,7 @@ export function validateListPromptsResult(value: unknown): ValidationResult<T.Li
   return isListPromptsResult(value) ? valid(value) : collectIssues<T.ListPromptsResult>(_collectListPromptsResult, value);
 }
 /** `ListPromptsResult` (schema.ts:1578) as a Standard Schema v1 object */
-export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> = standard(validateListPromptsResult);
+export const ListPromptsResultSchema: StandardSchemaV1<T.ListPromptsResult> = standard(validateListPromptsResult);
 
 function _isListPromptsResultResponse(v: any, d: number): boolean {
   return (
@@ -4196,8 +4201,7 @@ export function validateListPromptsResultResponse(value: unknown): ValidationRes
     : collectIssues<T.ListPromptsResultResponse>(_collectListPromptsResultResponse, value);
 }
 /** `ListPromptsResultResponse` (schema.ts:1590) as a Standard Schema v1 object */
-export const ListPromptsResultResponseSchema: StandardSchemaV1<unknown, T.ListPromptsResultResponse> =
-  standard(validateListPromptsResultResponse);
+export const ListPromptsResultResponseSchema: StandardSchemaV1<T.ListPromptsResultResponse> = standard(validateListPromptsResultResponse);
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
@@ -4247,7 +4251,7 @@ export function validateGetPromptRequestParams(value: unknown): ValidationResult
   return isGetPromptRequestParams(value) ? valid(value) : collectIssues<T.GetPromptRequestParams>(_collectGetPromptRequestParams, value);
 }
 /** `GetPromptRequestParams` (schema.ts:1602) as a Standard Schema v1 object */
-export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
+export const GetPromptRequestParamsSchema: StandardSchemaV1<T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
@@ -4294,7 +4298,7 @@ export function validateGetPromptRequest(value: unknown): ValidationResult<T.Get
   return isGetPromptRequest(value) ? valid(value) : collectIssues<T.GetPromptRequest>(_collectGetPromptRequest, value);
 }
 /** `GetPromptRequest` (schema.ts:1621) as a Standard Schema v1 object */
-export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
+export const GetPromptRequestSchema: StandardSchemaV1<T.GetPromptRequest> = standard(validateGetPromptRequest);
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
@@ -4351,7 +4355,7 @@ export function validateGetPromptResult(value: unknown): ValidationResult<T.GetP
   return isGetPromptResult(value) ? valid(value) : collectIssues<T.GetPromptResult>(_collectGetPromptResult, value);
 }
 /** `GetPromptResult` (schema.ts:1634) as a Standard Schema v1 object */
-export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
+export const GetPromptResultSchema: StandardSchemaV1<T.GetPromptResult> = standard(validateGetPromptResult);
 
 function _isGetPromptResultResponse(v: any, d: number): boolean {
   return (
@@ -4395,8 +4399,7 @@ export function validateGetPromptResultResponse(value: unknown): ValidationResul
   return isGetPromptResultResponse(value) ? valid(value) : collectIssues<T.GetPromptResultResponse>(_collectGetPromptResultResponse, value);
 }
 /** `GetPromptResultResponse` (schema.ts:1650) as a Standard Schema v1 object */
-export const GetPromptResultResponseSchema: StandardSchemaV1<unknown, T.GetPromptResultResponse> =
-  standard(validateGetPromptResultResponse);
+export const GetPromptResultResponseSchema: StandardSchemaV1<T.GetPromptResultResponse> = standard(validateGetPromptResultResponse);
 
 function _isPrompt(v: any, d: number): boolean {
   return (
@@ -4459,7 +4462,7 @@ export function validatePrompt(value: unknown): ValidationResult<T.Prompt> {
   return isPrompt(value) ? valid(value) : collectIssues<T.Prompt>(_collectPrompt, value);
 }
 /** `Prompt` (schema.ts:1659) as a Standard Schema v1 object */
-export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
+export const PromptSchema: StandardSchemaV1<T.Prompt> = standard(validatePrompt);
 
 function _isPromptArgument(v: any, _d: number): boolean {
   return (
@@ -4505,7 +4508,7 @@ export function validatePromptArgument(value: unknown): ValidationResult<T.Promp
   return isPromptArgument(value) ? valid(value) : collectIssues<T.PromptArgument>(_collectPromptArgument, value);
 }
 /** `PromptArgument` (schema.ts:1678) as a Standard Schema v1 object */
-export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
+export const PromptArgumentSchema: StandardSchemaV1<T.PromptArgument> = standard(validatePromptArgument);
 
 function _isRole(v: any, _d: number): boolean {
   return v === "user" || v === "assistant";
@@ -4528,7 +4531,7 @@ export function validateRole(value: unknown): ValidationResult<T.Role> {
   return isRole(value) ? valid(value) : collectIssues<T.Role>(_collectRole, value);
 }
 /** `Role` (schema.ts:1694) as a Standard Schema v1 object */
-export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
+export const RoleSchema: StandardSchemaV1<T.Role> = standard(validateRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
   return objectLike(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1) && plainPrototype(v);
@@ -4559,7 +4562,7 @@ export function validatePromptMessage(value: unknown): ValidationResult<T.Prompt
   return isPromptMessage(value) ? valid(value) : collectIssues<T.PromptMessage>(_collectPromptMessage, value);
 }
 /** `PromptMessage` (schema.ts:1704) as a Standard Schema v1 object */
-export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
+export const PromptMessageSchema: StandardSchemaV1<T.PromptMessage> = standard(validatePromptMessage);
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
@@ -4629,7 +4632,7 @@ export function validateResourceLink(value: unknown): ValidationResult<T.Resourc
   return isResourceLink(value) ? valid(value) : collectIssues<T.ResourceLink>(_collectResourceLink, value);
 }
 /** `ResourceLink` (schema.ts:1719) as a Standard Schema v1 object */
-export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
+export const ResourceLinkSchema: StandardSchemaV1<T.ResourceLink> = standard(validateResourceLink);
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
@@ -4686,7 +4689,7 @@ export function validateEmbeddedResource(value: unknown): ValidationResult<T.Emb
   return isEmbeddedResource(value) ? valid(value) : collectIssues<T.EmbeddedResource>(_collectEmbeddedResource, value);
 }
 /** `EmbeddedResource` (schema.ts:1734) as a Standard Schema v1 object */
-export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
+export const EmbeddedResourceSchema: StandardSchemaV1<T.EmbeddedResource> = standard(validateEmbeddedResource);
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
@@ -4732,7 +4735,7 @@ export function validatePromptListChangedNotification(value: unknown): Validatio
     : collectIssues<T.PromptListChangedNotification>(_collectPromptListChangedNotification, value);
 }
 /** `PromptListChangedNotification` (schema.ts:1753) as a Standard Schema v1 object */
-export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.PromptListChangedNotification> = standard(
+export const PromptListChangedNotificationSchema: StandardSchemaV1<T.PromptListChangedNotification> = standard(
   validatePromptListChangedNotification,
 );
 
@@ -4781,7 +4784,7 @@ export function validateListToolsRequest(value: unknown): ValidationResult<T.Lis
   return isListToolsRequest(value) ? valid(value) : collectIssues<T.ListToolsRequest>(_collectListToolsRequest, value);
 }
 /** `ListToolsRequest` (schema.ts:1767) as a Standard Schema v1 object */
-export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
+export const ListToolsRequestSchema: StandardSchemaV1<T.ListToolsRequest> = standard(validateListToolsRequest);
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
@@ -4847,7 +4850,7 @@ export function validateListToolsResult(value: unknown): ValidationResult<T.List
   return isListToolsResult(value) ? valid(value) : collectIssues<T.ListToolsResult>(_collectListToolsResult, value);
 }
 /** `ListToolsResult` (schema.ts:1779) as a Standard Schema v1 object */
-export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
+export const ListToolsResultSchema: StandardSchemaV1<T.ListToolsResult> = standard(validateListToolsResult);
 
 function _isListToolsResultResponse(v: any, d: number): boolean {
   return (
@@ -4881,8 +4884,7 @@ export function validateListToolsResultResponse(value: unknown): ValidationResul
   return isListToolsResultResponse(value) ? valid(value) : collectIssues<T.ListToolsResultResponse>(_collectListToolsResultResponse, value);
 }
 /** `ListToolsResultResponse` (schema.ts:1791) as a Standard Schema v1 object */
-export const ListToolsResultResponseSchema: StandardSchemaV1<unknown, T.ListToolsResultResponse> =
-  standard(validateListToolsResultResponse);
+export const ListToolsResultResponseSchema: StandardSchemaV1<T.ListToolsResultResponse> = standard(validateListToolsResultResponse);
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
@@ -4939,7 +4941,7 @@ export function validateCallToolResult(value: unknown): ValidationResult<T.CallT
   return isCallToolResult(value) ? valid(value) : collectIssues<T.CallToolResult>(_collectCallToolResult, value);
 }
 /** `CallToolResult` (schema.ts:1809) as a Standard Schema v1 object */
-export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
+export const CallToolResultSchema: StandardSchemaV1<T.CallToolResult> = standard(validateCallToolResult);
 
 function _isCallToolResultResponse(v: any, d: number): boolean {
   return (
@@ -4983,7 +4985,7 @@ export function validateCallToolResultResponse(value: unknown): ValidationResult
   return isCallToolResultResponse(value) ? valid(value) : collectIssues<T.CallToolResultResponse>(_collectCallToolResultResponse, value);
 }
 /** `CallToolResultResponse` (schema.ts:1848) as a Standard Schema v1 object */
-export const CallToolResultResponseSchema: StandardSchemaV1<unknown, T.CallToolResultResponse> = standard(validateCallToolResultResponse);
+export const CallToolResultResponseSchema: StandardSchemaV1<T.CallToolResultResponse> = standard(validateCallToolResultResponse);
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
@@ -5033,7 +5035,7 @@ export function validateCallToolRequestParams(value: unknown): ValidationResult<
   return isCallToolRequestParams(value) ? valid(value) : collectIssues<T.CallToolRequestParams>(_collectCallToolRequestParams, value);
 }
 /** `CallToolRequestParams` (schema.ts:1863) as a Standard Schema v1 object */
-export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> = standard(validateCallToolRequestParams);
+export const CallToolRequestParamsSchema: StandardSchemaV1<T.CallToolRequestParams> = standard(validateCallToolRequestParams);
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
@@ -5080,7 +5082,7 @@ export function validateCallToolRequest(value: unknown): ValidationResult<T.Call
   return isCallToolRequest(value) ? valid(value) : collectIssues<T.CallToolRequest>(_collectCallToolRequest, value);
 }
 /** `CallToolRequest` (schema.ts:1882) as a Standard Schema v1 object */
-export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
+export const CallToolRequestSchema: StandardSchemaV1<T.CallToolRequest> = standard(validateCallToolRequest);
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
@@ -5126,7 +5128,7 @@ export function validateToolListChangedNotification(value: unknown): ValidationR
     : collectIssues<T.ToolListChangedNotification>(_collectToolListChangedNotification, value);
 }
 /** `ToolListChangedNotification` (schema.ts:1895) as a Standard Schema v1 object */
-export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.ToolListChangedNotification> =
+export const ToolListChangedNotificationSchema: StandardSchemaV1<T.ToolListChangedNotification> =
   standard(validateToolListChangedNotification);
 
 function _isToolAnnotations(v: any, _d: number): boolean {
@@ -5176,7 +5178,7 @@ export function validateToolAnnotations(value: unknown): ValidationResult<T.Tool
   return isToolAnnotations(value) ? valid(value) : collectIssues<T.ToolAnnotations>(_collectToolAnnotations, value);
 }
 /** `ToolAnnotations` (schema.ts:1912) as a Standard Schema v1 object */
-export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
+export const ToolAnnotationsSchema: StandardSchemaV1<T.ToolAnnotations> = standard(validateToolAnnotations);
 
 function _isTool(v: any, d: number): boolean {
   return (
@@ -5256,7 +5258,7 @@ export function validateTool(value: unknown): ValidationResult<T.Tool> {
   return isTool(value) ? valid(value) : collectIssues<T.Tool>(_collectTool, value);
 }
 /** `Tool` (schema.ts:1973) as a Standard Schema v1 object */
-export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
+export const ToolSchema: StandardSchemaV1<T.Tool> = standard(validateTool);
 
 function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
@@ -5319,7 +5321,7 @@ export function validateLoggingMessageNotificationParams(value: unknown): Valida
     : collectIssues<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams, value);
 }
 /** `LoggingMessageNotificationParams` (schema.ts:2031) as a Standard Schema v1 object */
-export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T.LoggingMessageNotificationParams> = standard(
+export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<T.LoggingMessageNotificationParams> = standard(
   validateLoggingMessageNotificationParams,
 );
 
@@ -5367,7 +5369,7 @@ export function validateLoggingMessageNotification(value: unknown): ValidationRe
     : collectIssues<T.LoggingMessageNotification>(_collectLoggingMessageNotification, value);
 }
 /** `LoggingMessageNotification` (schema.ts:2058) as a Standard Schema v1 object */
-export const LoggingMessageNotificationSchema: StandardSchemaV1<unknown, T.LoggingMessageNotification> =
+export const LoggingMessageNotificationSchema: StandardSchemaV1<T.LoggingMessageNotification> =
   standard(validateLoggingMessageNotification);
 
 function _isLoggingLevel(v: any, _d: number): boolean {
@@ -5410,7 +5412,7 @@ export function validateLoggingLevel(value: unknown): ValidationResult<T.Logging
   return isLoggingLevel(value) ? valid(value) : collectIssues<T.LoggingLevel>(_collectLoggingLevel, value);
 }
 /** `LoggingLevel` (schema.ts:2075) as a Standard Schema v1 object */
-export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
+export const LoggingLevelSchema: StandardSchemaV1<T.LoggingLevel> = standard(validateLoggingLevel);
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
@@ -5527,7 +5529,7 @@ export function validateCreateMessageRequestParams(value: unknown): ValidationRe
     : collectIssues<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams, value);
 }
 /** `CreateMessageRequestParams` (schema.ts:2104) as a Standard Schema v1 object */
-export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.CreateMessageRequestParams> =
+export const CreateMessageRequestParamsSchema: StandardSchemaV1<T.CreateMessageRequestParams> =
   standard(validateCreateMessageRequestParams);
 
 function _isToolChoice(v: any, _d: number): boolean {
@@ -5573,7 +5575,7 @@ export function validateToolChoice(value: unknown): ValidationResult<T.ToolChoic
   return isToolChoice(value) ? valid(value) : collectIssues<T.ToolChoice>(_collectToolChoice, value);
 }
 /** `ToolChoice` (schema.ts:2163) as a Standard Schema v1 object */
-export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
+export const ToolChoiceSchema: StandardSchemaV1<T.ToolChoice> = standard(validateToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
   return (
@@ -5608,7 +5610,7 @@ export function validateCreateMessageRequest(value: unknown): ValidationResult<T
   return isCreateMessageRequest(value) ? valid(value) : collectIssues<T.CreateMessageRequest>(_collectCreateMessageRequest, value);
 }
 /** `CreateMessageRequest` (schema.ts:2185) as a Standard Schema v1 object */
-export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> = standard(validateCreateMessageRequest);
+export const CreateMessageRequestSchema: StandardSchemaV1<T.CreateMessageRequest> = standard(validateCreateMessageRequest);
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
@@ -5678,7 +5680,7 @@ export function validateCreateMessageResult(value: unknown): ValidationResult<T.
   return isCreateMessageResult(value) ? valid(value) : collectIssues<T.CreateMessageResult>(_collectCreateMessageResult, value);
 }
 /** `CreateMessageResult` (schema.ts:2210) as a Standard Schema v1 object */
-export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> = standard(validateCreateMessageResult);
+export const CreateMessageResultSchema: StandardSchemaV1<T.CreateMessageResult> = standard(validateCreateMessageResult);
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
@@ -5732,7 +5734,7 @@ export function validateSamplingMessage(value: unknown): ValidationResult<T.Samp
   return isSamplingMessage(value) ? valid(value) : collectIssues<T.SamplingMessage>(_collectSamplingMessage, value);
 }
 /** `SamplingMessage` (schema.ts:2245) as a Standard Schema v1 object */
-export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
+export const SamplingMessageSchema: StandardSchemaV1<T.SamplingMessage> = standard(validateSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -5798,7 +5800,7 @@ export function validateSamplingMessageContentBlock(value: unknown): ValidationR
     : collectIssues<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock, value);
 }
 /** `SamplingMessageContentBlock` (schema.ts:2258) as a Standard Schema v1 object */
-export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.SamplingMessageContentBlock> =
+export const SamplingMessageContentBlockSchema: StandardSchemaV1<T.SamplingMessageContentBlock> =
   standard(validateSamplingMessageContentBlock);
 
 function _isAnnotations(v: any, d: number): boolean {
@@ -5863,7 +5865,7 @@ export function validateAnnotations(value: unknown): ValidationResult<T.Annotati
   return isAnnotations(value) ? valid(value) : collectIssues<T.Annotations>(_collectAnnotations, value);
 }
 /** `Annotations` (schema.ts:2270) as a Standard Schema v1 object */
-export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
+export const AnnotationsSchema: StandardSchemaV1<T.Annotations> = standard(validateAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -5927,7 +5929,7 @@ export function validateContentBlock(value: unknown): ValidationResult<T.Content
   return isContentBlock(value) ? valid(value) : collectIssues<T.ContentBlock>(_collectContentBlock, value);
 }
 /** `ContentBlock` (schema.ts:2305) as a Standard Schema v1 object */
-export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
+export const ContentBlockSchema: StandardSchemaV1<T.ContentBlock> = standard(validateContentBlock);
 
 function _isTextContent(v: any, d: number): boolean {
   return (
@@ -5974,7 +5976,7 @@ export function validateTextContent(value: unknown): ValidationResult<T.TextCont
   return isTextContent(value) ? valid(value) : collectIssues<T.TextContent>(_collectTextContent, value);
 }
 /** `TextContent` (schema.ts:2316) as a Standard Schema v1 object */
-export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
+export const TextContentSchema: StandardSchemaV1<T.TextContent> = standard(validateTextContent);
 
 function _isImageContent(v: any, d: number): boolean {
   return (
@@ -6029,7 +6031,7 @@ export function validateImageContent(value: unknown): ValidationResult<T.ImageCo
   return isImageContent(value) ? valid(value) : collectIssues<T.ImageContent>(_collectImageContent, value);
 }
 /** `ImageContent` (schema.ts:2340) as a Standard Schema v1 object */
-export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
+export const ImageContentSchema: StandardSchemaV1<T.ImageContent> = standard(validateImageContent);
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
@@ -6084,7 +6086,7 @@ export function validateAudioContent(value: unknown): ValidationResult<T.AudioCo
   return isAudioContent(value) ? valid(value) : collectIssues<T.AudioContent>(_collectAudioContent, value);
 }
 /** `AudioContent` (schema.ts:2371) as a Standard Schema v1 object */
-export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
+export const AudioContentSchema: StandardSchemaV1<T.AudioContent> = standard(validateAudioContent);
 
 function _isToolUseContent(v: any, d: number): boolean {
   return (
@@ -6134,7 +6136,7 @@ export function validateToolUseContent(value: unknown): ValidationResult<T.ToolU
   return isToolUseContent(value) ? valid(value) : collectIssues<T.ToolUseContent>(_collectToolUseContent, value);
 }
 /** `ToolUseContent` (schema.ts:2406) as a Standard Schema v1 object */
-export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
+export const ToolUseContentSchema: StandardSchemaV1<T.ToolUseContent> = standard(validateToolUseContent);
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
@@ -6184,7 +6186,7 @@ export function validateToolResultContent(value: unknown): ValidationResult<T.To
   return isToolResultContent(value) ? valid(value) : collectIssues<T.ToolResultContent>(_collectToolResultContent, value);
 }
 /** `ToolResultContent` (schema.ts:2445) as a Standard Schema v1 object */
-export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> = standard(validateToolResultContent);
+export const ToolResultContentSchema: StandardSchemaV1<T.ToolResultContent> = standard(validateToolResultContent);
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
@@ -6255,7 +6257,7 @@ export function validateModelPreferences(value: unknown): ValidationResult<T.Mod
   return isModelPreferences(value) ? valid(value) : collectIssues<T.ModelPreferences>(_collectModelPreferences, value);
 }
 /** `ModelPreferences` (schema.ts:2508) as a Standard Schema v1 object */
-export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
+export const ModelPreferencesSchema: StandardSchemaV1<T.ModelPreferences> = standard(validateModelPreferences);
 
 function _isModelHint(v: any, _d: number): boolean {
   return objectLike(v) && (v["name"] === undefined || typeof v["name"] === "string") && plainPrototype(v);
@@ -6284,7 +6286,7 @@ export function validateModelHint(value: unknown): ValidationResult<T.ModelHint>
   return isModelHint(value) ? valid(value) : collectIssues<T.ModelHint>(_collectModelHint, value);
 }
 /** `ModelHint` (schema.ts:2566) as a Standard Schema v1 object */
-export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
+export const ModelHintSchema: StandardSchemaV1<T.ModelHint> = standard(validateModelHint);
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
@@ -6405,7 +6407,7 @@ export function validateCompleteRequestParams(value: unknown): ValidationResult<
   return isCompleteRequestParams(value) ? valid(value) : collectIssues<T.CompleteRequestParams>(_collectCompleteRequestParams, value);
 }
 /** `CompleteRequestParams` (schema.ts:2593) as a Standard Schema v1 object */
-export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> = standard(validateCompleteRequestParams);
+export const CompleteRequestParamsSchema: StandardSchemaV1<T.CompleteRequestParams> = standard(validateCompleteRequestParams);
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
@@ -6452,7 +6454,7 @@ export function validateCompleteRequest(value: unknown): ValidationResult<T.Comp
   return isCompleteRequest(value) ? valid(value) : collectIssues<T.CompleteRequest>(_collectCompleteRequest, value);
 }
 /** `CompleteRequest` (schema.ts:2628) as a Standard Schema v1 object */
-export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
+export const CompleteRequestSchema: StandardSchemaV1<T.CompleteRequest> = standard(validateCompleteRequest);
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
@@ -6528,7 +6530,7 @@ export function validateCompleteResult(value: unknown): ValidationResult<T.Compl
   return isCompleteResult(value) ? valid(value) : collectIssues<T.CompleteResult>(_collectCompleteResult, value);
 }
 /** `CompleteResult` (schema.ts:2644) as a Standard Schema v1 object */
-export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
+export const CompleteResultSchema: StandardSchemaV1<T.CompleteResult> = standard(validateCompleteResult);
 
 function _isCompleteResultResponse(v: any, d: number): boolean {
   return (
@@ -6562,7 +6564,7 @@ export function validateCompleteResultResponse(value: unknown): ValidationResult
   return isCompleteResultResponse(value) ? valid(value) : collectIssues<T.CompleteResultResponse>(_collectCompleteResultResponse, value);
 }
 /** `CompleteResultResponse` (schema.ts:2671) as a Standard Schema v1 object */
-export const CompleteResultResponseSchema: StandardSchemaV1<unknown, T.CompleteResultResponse> = standard(validateCompleteResultResponse);
+export const CompleteResultResponseSchema: StandardSchemaV1<T.CompleteResultResponse> = standard(validateCompleteResultResponse);
 
 function _isResourceTemplateReference(v: any, _d: number): boolean {
   return objectLike(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]) && plainPrototype(v);
@@ -6598,8 +6600,7 @@ export function validateResourceTemplateReference(value: unknown): ValidationRes
     : collectIssues<T.ResourceTemplateReference>(_collectResourceTemplateReference, value);
 }
 /** `ResourceTemplateReference` (schema.ts:2680) as a Standard Schema v1 object */
-export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.ResourceTemplateReference> =
-  standard(validateResourceTemplateReference);
+export const ResourceTemplateReferenceSchema: StandardSchemaV1<T.ResourceTemplateReference> = standard(validateResourceTemplateReference);
 
 function _isPromptReference(v: any, _d: number): boolean {
   return (
@@ -6642,7 +6643,7 @@ export function validatePromptReference(value: unknown): ValidationResult<T.Prom
   return isPromptReference(value) ? valid(value) : collectIssues<T.PromptReference>(_collectPromptReference, value);
 }
 /** `PromptReference` (schema.ts:2695) as a Standard Schema v1 object */
-export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
+export const PromptReferenceSchema: StandardSchemaV1<T.PromptReference> = standard(validatePromptReference);
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
@@ -6693,7 +6694,7 @@ export function validateListRootsRequest(value: unknown): ValidationResult<T.Lis
   return isListRootsRequest(value) ? valid(value) : collectIssues<T.ListRootsRequest>(_collectListRootsRequest, value);
 }
 /** `ListRootsRequest` (schema.ts:2718) as a Standard Schema v1 object */
-export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
+export const ListRootsRequestSchema: StandardSchemaV1<T.ListRootsRequest> = standard(validateListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
   return objectLike(v) && _isListRootsResult$roots(v["roots"], d + 1) && plainPrototype(v);
@@ -6733,7 +6734,7 @@ export function validateListRootsResult(value: unknown): ValidationResult<T.List
   return isListRootsResult(value) ? valid(value) : collectIssues<T.ListRootsResult>(_collectListRootsResult, value);
 }
 /** `ListRootsResult` (schema.ts:2742) as a Standard Schema v1 object */
-export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
+export const ListRootsResultSchema: StandardSchemaV1<T.ListRootsResult> = standard(validateListRootsResult);
 
 function _isRoot(v: any, d: number): boolean {
   return (
@@ -6782,7 +6783,7 @@ export function validateRoot(value: unknown): ValidationResult<T.Root> {
   return isRoot(value) ? valid(value) : collectIssues<T.Root>(_collectRoot, value);
 }
 /** `Root` (schema.ts:2758) as a Standard Schema v1 object */
-export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
+export const RootSchema: StandardSchemaV1<T.Root> = standard(validateRoot);
 
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
@@ -6878,8 +6879,7 @@ export function validateElicitRequestFormParams(value: unknown): ValidationResul
   return isElicitRequestFormParams(value) ? valid(value) : collectIssues<T.ElicitRequestFormParams>(_collectElicitRequestFormParams, value);
 }
 /** `ElicitRequestFormParams` (schema.ts:2788) as a Standard Schema v1 object */
-export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> =
-  standard(validateElicitRequestFormParams);
+export const ElicitRequestFormParamsSchema: StandardSchemaV1<T.ElicitRequestFormParams> = standard(validateElicitRequestFormParams);
 
 function _isElicitRequestURLParams(v: any, _d: number): boolean {
   return (
@@ -6928,7 +6928,7 @@ export function validateElicitRequestURLParams(value: unknown): ValidationResult
   return isElicitRequestURLParams(value) ? valid(value) : collectIssues<T.ElicitRequestURLParams>(_collectElicitRequestURLParams, value);
 }
 /** `ElicitRequestURLParams` (schema.ts:2821) as a Standard Schema v1 object */
-export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
+export const ElicitRequestURLParamsSchema: StandardSchemaV1<T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -6971,7 +6971,7 @@ export function validateElicitRequestParams(value: unknown): ValidationResult<T.
   return isElicitRequestParams(value) ? valid(value) : collectIssues<T.ElicitRequestParams>(_collectElicitRequestParams, value);
 }
 /** `ElicitRequestParams` (schema.ts:2845) as a Standard Schema v1 object */
-export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> = standard(validateElicitRequestParams);
+export const ElicitRequestParamsSchema: StandardSchemaV1<T.ElicitRequestParams> = standard(validateElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
   return objectLike(v) && v["method"] === "elicitation/create" && _isElicitRequestParams(v["params"], d + 1) && plainPrototype(v);
@@ -7002,7 +7002,7 @@ export function validateElicitRequest(value: unknown): ValidationResult<T.Elicit
   return isElicitRequest(value) ? valid(value) : collectIssues<T.ElicitRequest>(_collectElicitRequest, value);
 }
 /** `ElicitRequest` (schema.ts:2856) as a Standard Schema v1 object */
-export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
+export const ElicitRequestSchema: StandardSchemaV1<T.ElicitRequest> = standard(validateElicitRequest);
 
 function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
   return _isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d);
@@ -7037,8 +7037,7 @@ export function validatePrimitiveSchemaDefinition(value: unknown): ValidationRes
     : collectIssues<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition, value);
 }
 /** `PrimitiveSchemaDefinition` (schema.ts:2867) as a Standard Schema v1 object */
-export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.PrimitiveSchemaDefinition> =
-  standard(validatePrimitiveSchemaDefinition);
+export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<T.PrimitiveSchemaDefinition> = standard(validatePrimitiveSchemaDefinition);
 
 function _isStringSchema(v: any, _d: number): boolean {
   return (
@@ -7109,7 +7108,7 @@ export function validateStringSchema(value: unknown): ValidationResult<T.StringS
   return isStringSchema(value) ? valid(value) : collectIssues<T.StringSchema>(_collectStringSchema, value);
 }
 /** `StringSchema` (schema.ts:2876) as a Standard Schema v1 object */
-export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
+export const StringSchemaSchema: StandardSchemaV1<T.StringSchema> = standard(validateStringSchema);
 
 function _isNumberSchema(v: any, _d: number): boolean {
   return (
@@ -7161,7 +7160,7 @@ export function validateNumberSchema(value: unknown): ValidationResult<T.NumberS
   return isNumberSchema(value) ? valid(value) : collectIssues<T.NumberSchema>(_collectNumberSchema, value);
 }
 /** `NumberSchema` (schema.ts:2892) as a Standard Schema v1 object */
-export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
+export const NumberSchemaSchema: StandardSchemaV1<T.NumberSchema> = standard(validateNumberSchema);
 
 function _isBooleanSchema(v: any, _d: number): boolean {
   return (
@@ -7207,7 +7206,7 @@ export function validateBooleanSchema(value: unknown): ValidationResult<T.Boolea
   return isBooleanSchema(value) ? valid(value) : collectIssues<T.BooleanSchema>(_collectBooleanSchema, value);
 }
 /** `BooleanSchema` (schema.ts:2916) as a Standard Schema v1 object */
-export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
+export const BooleanSchemaSchema: StandardSchemaV1<T.BooleanSchema> = standard(validateBooleanSchema);
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -7259,7 +7258,7 @@ export function validateUntitledSingleSelectEnumSchema(value: unknown): Validati
     : collectIssues<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema, value);
 }
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2931) as a Standard Schema v1 object */
-export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledSingleSelectEnumSchema> = standard(
+export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<T.UntitledSingleSelectEnumSchema> = standard(
   validateUntitledSingleSelectEnumSchema,
 );
 
@@ -7313,7 +7312,7 @@ export function validateTitledSingleSelectEnumSchema(value: unknown): Validation
     : collectIssues<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema, value);
 }
 /** `TitledSingleSelectEnumSchema` (schema.ts:2959) as a Standard Schema v1 object */
-export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledSingleSelectEnumSchema> = standard(
+export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<T.TitledSingleSelectEnumSchema> = standard(
   validateTitledSingleSelectEnumSchema,
 );
 
@@ -7348,7 +7347,7 @@ export function validateSingleSelectEnumSchema(value: unknown): ValidationResult
   return isSingleSelectEnumSchema(value) ? valid(value) : collectIssues<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema, value);
 }
 /** `SingleSelectEnumSchema` (schema.ts:2992) as a Standard Schema v1 object */
-export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
+export const SingleSelectEnumSchemaSchema: StandardSchemaV1<T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -7417,7 +7416,7 @@ export function validateUntitledMultiSelectEnumSchema(value: unknown): Validatio
     : collectIssues<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema, value);
 }
 /** `UntitledMultiSelectEnumSchema` (schema.ts:3003) as a Standard Schema v1 object */
-export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledMultiSelectEnumSchema> = standard(
+export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<T.UntitledMultiSelectEnumSchema> = standard(
   validateUntitledMultiSelectEnumSchema,
 );
 
@@ -7505,7 +7504,7 @@ export function validateTitledMultiSelectEnumSchema(value: unknown): ValidationR
     : collectIssues<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema, value);
 }
 /** `TitledMultiSelectEnumSchema` (schema.ts:3045) as a Standard Schema v1 object */
-export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledMultiSelectEnumSchema> =
+export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<T.TitledMultiSelectEnumSchema> =
   standard(validateTitledMultiSelectEnumSchema);
 
 function _isMultiSelectEnumSchema(v: any, d: number): boolean {
@@ -7539,7 +7538,7 @@ export function validateMultiSelectEnumSchema(value: unknown): ValidationResult<
   return isMultiSelectEnumSchema(value) ? valid(value) : collectIssues<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema, value);
 }
 /** `MultiSelectEnumSchema` (schema.ts:3091) as a Standard Schema v1 object */
-export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
+export const MultiSelectEnumSchemaSchema: StandardSchemaV1<T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
@@ -7592,7 +7591,7 @@ export function validateLegacyTitledEnumSchema(value: unknown): ValidationResult
   return isLegacyTitledEnumSchema(value) ? valid(value) : collectIssues<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema, value);
 }
 /** `LegacyTitledEnumSchema` (schema.ts:3100) as a Standard Schema v1 object */
-export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
+export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
 
 function _isEnumSchema(v: any, d: number): boolean {
   return _isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d);
@@ -7625,7 +7624,7 @@ export function validateEnumSchema(value: unknown): ValidationResult<T.EnumSchem
   return isEnumSchema(value) ? valid(value) : collectIssues<T.EnumSchema>(_collectEnumSchema, value);
 }
 /** `EnumSchema` (schema.ts:3117) as a Standard Schema v1 object */
-export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
+export const EnumSchemaSchema: StandardSchemaV1<T.EnumSchema> = standard(validateEnumSchema);
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
@@ -7726,7 +7725,7 @@ export function validateElicitResult(value: unknown): ValidationResult<T.ElicitR
   return isElicitResult(value) ? valid(value) : collectIssues<T.ElicitResult>(_collectElicitResult, value);
 }
 /** `ElicitResult` (schema.ts:3134) as a Standard Schema v1 object */
-export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
+export const ElicitResultSchema: StandardSchemaV1<T.ElicitResult> = standard(validateElicitResult);
 
 function _isClientRequest(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -7817,7 +7816,7 @@ export function validateClientRequest(value: unknown): ValidationResult<T.Client
   return isClientRequest(value) ? valid(value) : collectIssues<T.ClientRequest>(_collectClientRequest, value);
 }
 /** `ClientRequest` (schema.ts:3153) as a Standard Schema v1 object */
-export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
+export const ClientRequestSchema: StandardSchemaV1<T.ClientRequest> = standard(validateClientRequest);
 
 function _isClientNotification(v: any, d: number): boolean {
   return _isCancelledNotification(v, d);
@@ -7841,7 +7840,7 @@ export function validateClientNotification(value: unknown): ValidationResult<T.C
   return isClientNotification(value) ? valid(value) : collectIssues<T.ClientNotification>(_collectClientNotification, value);
 }
 /** `ClientNotification` (schema.ts:3166) as a Standard Schema v1 object */
-export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> = standard(validateClientNotification);
+export const ClientNotificationSchema: StandardSchemaV1<T.ClientNotification> = standard(validateClientNotification);
 
 function _isClientResult(v: any, d: number): boolean {
   return _isEmptyResult(v, d);
@@ -7865,7 +7864,7 @@ export function validateClientResult(value: unknown): ValidationResult<T.ClientR
   return isClientResult(value) ? valid(value) : collectIssues<T.ClientResult>(_collectClientResult, value);
 }
 /** `ClientResult` (schema.ts:3169) as a Standard Schema v1 object */
-export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
+export const ClientResultSchema: StandardSchemaV1<T.ClientResult> = standard(validateClientResult);
 
 function _isServerNotification(v: any, d: number): boolean {
   if (!objectLike(v)) return false;
@@ -7946,7 +7945,7 @@ export function validateServerNotification(value: unknown): ValidationResult<T.S
   return isServerNotification(value) ? valid(value) : collectIssues<T.ServerNotification>(_collectServerNotification, value);
 }
 /** `ServerNotification` (schema.ts:3174) as a Standard Schema v1 object */
-export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> = standard(validateServerNotification);
+export const ServerNotificationSchema: StandardSchemaV1<T.ServerNotification> = standard(validateServerNotification);
 
 function _isServerResult(v: any, d: number): boolean {
   return (
@@ -8018,7 +8017,7 @@ export function validateServerResult(value: unknown): ValidationResult<T.ServerR
   return isServerResult(value) ? valid(value) : collectIssues<T.ServerResult>(_collectServerResult, value);
 }
 /** `ServerResult` (schema.ts:3185) as a Standard Schema v1 object */
-export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);
+export const ServerResultSchema: StandardSchemaV1<T.ServerResult> = standard(validateServerResult);
 
 /** Every `validateX`, keyed by the schema's type name. Has no prototype, so any string key is safe to look up. */
 export const validatorsByType: Readonly<Record<string, (value: unknown) => ValidationResult<unknown>>> = Object.freeze(

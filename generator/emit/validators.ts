@@ -1449,7 +1449,7 @@ function standardSchema(n: TypeNames, standard: string, layout: Layout): string 
   const text = layOutStandardSchema(n, standard);
   if (text !== undefined) return text;
   layout.decided = false;
-  return `export const ${n.standard}: StandardSchemaV1<unknown, ${n.typeText}> = ${standard}(${n.validate});`;
+  return `export const ${n.standard}: StandardSchemaV1<${n.typeText}> = ${standard}(${n.validate});`;
 }
 
 /** The depth argument for a call on a value `level` arrays or objects below the function's own value. */

@@ -468,14 +468,14 @@ export function layOutPublicFunctions(n: TypeNames, entry: string, where: string
 }
 
 /**
- * `export const XSchema: StandardSchemaV1<unknown, T.X> = standard(validateX);` as Prettier
+ * `export const XSchema: StandardSchemaV1<T.X> = standard(validateX);` as Prettier
  * prints it: a call of one short name (at most a quarter of the width) moves to the next line
  * ("break-after-operator"); a longer one breaks inside the parentheses when `= standard(` fits
  * on the first line, else on the next line ("fluid"). Undefined when even the text before `=`
  * does not fit (the type arguments would break).
  */
 export function layOutStandardSchema(n: TypeNames, standard: string): string | undefined {
-  const left = `export const ${n.standard}: StandardSchemaV1<unknown, ${n.typeText}>`;
+  const left = `export const ${n.standard}: StandardSchemaV1<${n.typeText}>`;
   if (left.length + " =".length > PRINT_OPTIONS.printWidth) return undefined;
   const right = [standard, argumentsDoc([{ kind: "identifier", name: n.validate }])];
   if (n.validate.length <= PRINT_OPTIONS.printWidth * 0.25) return print([group([group(left), " =", group(indent([line, right]))]), ";"]);
