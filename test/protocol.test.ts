@@ -737,6 +737,37 @@ describe("methods.ts follows each version", () => {
     expect(old).not.toHaveProperty("resultType");
   });
 
+  it("reads an older server's cacheable result without ttlMs and cacheScope as 0 and private, a negative ttlMs as 0 (helper-141)", async () => {
+    const { methods } = await output("draft");
+    // A 2025-11-25 server's tools/list result: no resultType, ttlMs or cacheScope.
+    const old = { tools: [{ name: "hi", inputSchema: { type: "object" } }] };
+    expect(methods.parseResult("tools/list", old)).toEqual({
+      ok: true,
+      resultType: "complete",
+      type: "ListToolsResult",
+      value: { ...old, resultType: "complete", ttlMs: 0, cacheScope: "private" },
+    });
+    expect(old).toEqual({ tools: [{ name: "hi", inputSchema: { type: "object" } }] });
+    // Clients SHOULD treat a negative ttlMs as 0; what the server gave is kept otherwise.
+    const given = { resultType: "complete", contents: [], ttlMs: -5, cacheScope: "public" };
+    expect(methods.parseResult("resources/read", given)).toMatchObject({ ok: true, type: "ReadResourceResult", value: { ...given, ttlMs: 0 } });
+    const fresh = { resultType: "complete", prompts: [], ttlMs: 60_000, cacheScope: "public" };
+    expect(methods.parseResult("prompts/list", fresh)).toEqual({ ok: true, resultType: "complete", type: "ListPromptsResult", value: fresh });
+    // A value of the wrong type is not filled over: it is an issue.
+    expect(methods.parseResult("tools/list", { ...old, cacheScope: "shared" })).toMatchObject({ ok: false, issues: [{ path: "/cacheScope" }] });
+    expect(methods.parseResult("tools/list", { ...old, ttlMs: "0" })).toMatchObject({ ok: false, issues: [{ path: "/ttlMs" }] });
+    // Not cacheable: a tools/call result gets no caching fields; nor does an input_required result.
+    expect(methods.parseResult("tools/call", { content: [] })).toMatchObject({ ok: true, value: { resultType: "complete", content: [] } });
+    expect(methods.parseResult("tools/call", { content: [] }).value).not.toHaveProperty("ttlMs");
+    expect(methods.parseResult("resources/read", { resultType: "input_required", requestState: "s" }).value).toEqual({ resultType: "input_required", requestState: "s" });
+    // A 2025-11-25 output has no cacheable results to fill.
+    const legacy = (await output("2025-11-25")).methods;
+    expect(legacy.parseResult("tools/list", old)).toEqual({ ok: true, resultType: "complete", type: "ListToolsResult", value: old });
+    // A getter that throws while the fields are read is an issue, not an exception.
+    const hostile = Object.defineProperty({ tools: [] }, "ttlMs", { enumerable: true, get: () => { throw new Error("x"); } });
+    expect(methods.parseResult("tools/list", hostile)).toMatchObject({ ok: false, issues: [{ path: "", keyword: "exception" }] });
+  });
+
   it("a completed result that fails its schema gets its issues; unknown methods and notifications are refused", async () => {
     const { methods } = await output("draft");
     const r = methods.parseResult("tools/call", { resultType: "complete", content: "no" });

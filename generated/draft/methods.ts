@@ -350,6 +350,7 @@ const RESULT_RULES: ResultRules = {
   absentResultType: "complete",
   fillResultType: true,
   inputRequired: { type: "InputRequiredResult", resultType: "input_required", needsContent: true },
+  cacheable: ["server/discover", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "tools/list"],
 };
 
 /**
@@ -390,6 +391,9 @@ type ParseResult = <M extends RequestMethod>(method: M, result: unknown, options
  * kept. A value added through `options.known` is returned unchecked with `type: null`.
  * A result without `resultType` (from a server of an older revision) is read as
  * `"complete"`: the returned value is a copy with `resultType` filled in.
+ * The result of a cacheable method (its result type extends `CacheableResult`) without `ttlMs`,
+ * or with a negative one, is read with `ttlMs: 0`, and one without `cacheScope` with `"private"`,
+ * as a copy (2026-07-28 server/utilities/caching: older servers leave them out).
  * Never throws.
  */
 export const parseResult: ParseResult = /* @__PURE__ */ resultParser(RESULT_RULES, methodInfo, validatorsByType) as ParseResult;

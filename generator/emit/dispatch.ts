@@ -179,6 +179,22 @@ export function isStateless(facts: ProtocolFacts): boolean {
   return (facts.requestMeta?.properties ?? []).some((p) => p.name === PROTOCOL_VERSION_KEY && !p.optional);
 }
 
+/**
+ * The request methods whose completed results carry the caching fields (`ttlMs`, `cacheScope`): one of their results
+ * requires every field the schema's `CacheableResult` requires (an `InputRequiredResult` is not cacheable). None when
+ * the schema exports no `CacheableResult` (revisions before 2026-07-28).
+ */
+export function cacheableMethods(facts: ProtocolFacts, model: Model): string[] {
+  const exported = (name: string) => model.isExportedType(name);
+  const requiredProps = (name: string) => (model.shapeOf({ kind: "ref", name })?.properties ?? []).filter((p) => !p.optional).map((p) => p.name);
+  const cacheFields = exported("CacheableResult") ? CACHE_FIELDS.filter((f) => requiredProps("CacheableResult").includes(f)) : [];
+  if (cacheFields.length === 0) return [];
+  const cacheable = (m: MethodFact) => m.results.filter(exported).some((r) => r !== facts.inputRequiredResult && cacheFields.every((f) => requiredProps(r).includes(f)));
+  return clientRequests(facts)
+    .filter(cacheable)
+    .map((m) => m.method);
+}
+
 /** Builds the view model of `dispatch.ts` for the protocol facts of one schema. */
 export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView {
   const exported = (name: string) => model.isExportedType(name);
@@ -201,8 +217,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
       handlerResultType: results.length > 0 ? results.map(resultText).join(" | ") : "{ readonly [key: string]: unknown }",
     };
   });
-  const cacheable = (m: MethodFact) =>
-    cacheFields.length > 0 && m.results.filter(exported).some((r) => r !== inputRequiredType && cacheFields.every((f) => requiredProps(r).includes(f)));
+  const cacheableList = cacheableMethods(facts, model);
   const has = (method: string) => requestFacts.find((m) => m.method === method);
   const notificationFacts = facts.methods.filter((m) => m.kind === "notification" && fromClient(m));
   const outgoing = facts.methods.filter((m) => m.kind === "notification" && fromServer(m));
@@ -242,13 +257,13 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     inputResponsesType: stateless && exported("InputResponses") ? typeText("InputResponses") : "unknown",
     inputRequiredValue: inputRequiredType !== undefined ? JSON.stringify(inputRequiredValue) : "",
     requests,
-    cacheableMethods: requestFacts.filter(cacheable).map((m) => JSON.stringify(m.method)),
+    cacheableMethods: cacheableList.map((m) => JSON.stringify(m)),
     notificationMethods: unionOf(notificationFacts.map((m) => m.method)),
     notificationList: notificationFacts.map((m) => m.method),
     outgoingNotificationList: outgoing.map((m) => m.method),
     completableList: completable,
     listenMethodList: listenFilters.map((f) => f.notification),
-    cacheableList: requestFacts.filter(cacheable).map((m) => m.method),
+    cacheableList,
     outgoingNotificationMethods: unionOf(outgoing.map((m) => m.method)),
     cancelledMethod: JSON.stringify(facts.methods.find((m) => m.messageType === "CancelledNotification")?.method ?? "notifications/cancelled"),
     builtins: Object.entries(builtins).map(([role, m]) => ({ role, method: JSON.stringify(m.method) })),

@@ -10,6 +10,7 @@ import { array, constArrayStatement, importStatement, object, Pieces, propertyLi
 import { objectLiteralKey } from "./names.js";
 import { keyText, stringLiteralText } from "./print-type.js";
 import { typeReferenceText, type SymbolTable } from "./symbols.js";
+import { cacheableMethods } from "./dispatch.js";
 
 /** What `methods.ts` exports (its template's names and the runtime types it re-exports). */
 const EXPORTS = [
@@ -82,6 +83,8 @@ export interface MethodsView {
   readonly runtimeImport: string;
   readonly resultTypesDeclaration: string;
   readonly inputRequiredProperty: string;
+  /** The `cacheable` member of the result rules (the methods whose results carry `ttlMs` and `cacheScope`), or "" for none. */
+  readonly cacheableProperty: string;
   /** Whether every piece is laid out: the file is then written without Prettier. */
   readonly laidOut: boolean;
 }
@@ -150,7 +153,10 @@ export function buildMethods(facts: ProtocolFacts, model: Model): MethodsView {
     ["needsContent", text(String(rules.inputRequiredNeedsContent.applies), { literal: "boolean", lone: true })],
   ]);
   const inputRequiredFlat = `  inputRequired: { type: ${JSON.stringify(facts.inputRequiredResult ?? "InputRequiredResult")}, resultType: ${JSON.stringify(rules.inputRequiredNeedsContent.resultType)}, needsContent: ${rules.inputRequiredNeedsContent.applies} },`;
+  const cacheable = cacheableMethods(facts, model);
   const layout = {
+    cacheableProperty:
+      cacheable.length > 0 ? pieces.take(propertyLine("cacheable", array(strings(cacheable)), 1), `  cacheable: [${cacheable.map((m) => JSON.stringify(m)).join(", ")}],`) : "",
     runtimeImport: pieces.take(importStatement(runtimeNames, JSON.stringify("./runtime/methods.js")), `import { ${runtimeNames.join(", ")} } from "./runtime/methods.js";`),
     resultTypesDeclaration: pieces.take(constArrayStatement(true, "RESULT_TYPES", strings(facts.resultTypes)), `export const RESULT_TYPES = [${facts.resultTypes.map((t) => JSON.stringify(t)).join(", ")}] as const;`),
     inputRequiredProperty: facts.inputRequiredResult !== undefined ? pieces.take(propertyLine("inputRequired", inputRequired, 1), inputRequiredFlat) : "",

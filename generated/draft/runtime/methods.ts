@@ -55,6 +55,14 @@ export interface ResultRules {
    * {@link absentResultType} (a 2025-11-25 result that has one is not refused as "unknown resultType").
    */
   readonly resultTypeUnnamed?: true;
+  /**
+   * The request methods whose completed results carry the caching fields (2026-07-28 and later, server/utilities/caching):
+   * a result read for one of them without `ttlMs`, or with a negative one, is read with `ttlMs: 0` (clients SHOULD
+   * assume 0 when it is absent, which only older servers do, and treat a negative one as 0), and one without
+   * `cacheScope` with `"private"` (the spec names no default; `"private"` keeps it out of shared caches, as the
+   * dispatcher's default does), as a copy.
+   */
+  readonly cacheable?: readonly string[];
   /** The `InputRequiredResult` of the revision, when it has one. */
   readonly inputRequired?: {
     /** The schema type (`InputRequiredResult`). */
@@ -124,6 +132,22 @@ export function resultTypeResolver(rules: ResultRules): (result: unknown, option
   };
 }
 
+/**
+ * `result` with the caching fields a client reads when the server left them out ({@link ResultRules.cacheable}): a copy
+ * with `ttlMs: 0` for an absent or negative `ttlMs` and `cacheScope: "private"` for an absent one, else `result` itself.
+ * Reading a member may throw (a proxy, a getter): the caller reports it.
+ */
+function withCacheFields(result: object): object {
+  const ttlMs: unknown = hasOwn.call(result, "ttlMs") ? (result as { ttlMs?: unknown }).ttlMs : undefined;
+  const cacheScope: unknown = hasOwn.call(result, "cacheScope") ? (result as { cacheScope?: unknown }).cacheScope : undefined;
+  const staleTtl = ttlMs === undefined || (typeof ttlMs === "number" && ttlMs < 0);
+  if (!staleTtl && cacheScope !== undefined) return result;
+  const filled: { ttlMs?: number; cacheScope?: string } = {};
+  if (staleTtl) filled.ttlMs = 0;
+  if (cacheScope === undefined) filled.cacheScope = "private";
+  return { ...result, ...filled };
+}
+
 function fail(path: string, message: string, keyword: string): { readonly ok: false; readonly issues: readonly ResultIssue[] } {
   return { ok: false, issues: [{ path, message, keyword }] };
 }
@@ -170,12 +194,11 @@ export function resultParser(
     }
     if (resultType !== rules.absentResultType) return { ok: true, resultType, type: null, value: result };
     let value: unknown = result;
-    if (rules.fillResultType) {
-      try {
-        if (resolved.absent) value = { ...(result as object), resultType };
-      } catch {
-        return fail("", "the result could not be read", "exception");
-      }
+    try {
+      if (rules.fillResultType && resolved.absent) value = { ...(result as object), resultType };
+      if (rules.cacheable !== undefined && rules.cacheable.indexOf(method) >= 0) value = withCacheFields(value as object);
+    } catch {
+      return fail("", "the result could not be read", "exception");
     }
     let first: readonly ResultIssue[] | undefined;
     for (const type of info.results) {
