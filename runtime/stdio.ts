@@ -17,7 +17,9 @@
  * when it held only notifications and responses; see `CoreDispatcher.handle`).
  *
  * Memory stays bounded whatever the reader's speed: input is not read while more than
- * `maxOutputBytes` of answers wait to be written. While `maxInFlight` requests are running (a
+ * `maxOutputBytes` of answers wait to be written, and notifications (a handler's progress and
+ * log messages, change notifications) are dropped while more than 16 MiB (or `maxOutputBytes`,
+ * when larger) wait. While `maxInFlight` requests are running (a
  * batch counts as the requests it holds), the requests read are held in order, up to
  * `maxHeldBytes`; one read beyond is answered `-32603` "Server busy". Input is read on at the cap,
  * so that a client's response, a notification (such as `notifications/cancelled`) or a `ping`,
@@ -84,6 +86,8 @@ const SHUTTING_DOWN = "Server shutting down";
 /** What keeping a held line costs besides its bytes (its entry, its keys and their index), counted against `maxHeldBytes`. */
 const HELD_LINE_COST = 512;
 const NO_BYTES = Buffer.alloc(0);
+/** A reader this far behind (or `maxOutputBytes`, when larger) has notifications dropped until it catches up: see `behind` in {@link serveStdio}. */
+const NOTIFICATION_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 /**
  * Serves `dispatcher` over stdio. Requests are answered concurrently, each as soon as it is
@@ -99,6 +103,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   const maxInFlight = options.maxInFlight ?? 64;
   const maxHeldBytes = options.maxHeldBytes ?? 4 * 1024 * 1024;
   const maxOutputBytes = Math.max(options.maxOutputBytes ?? 1024 * 1024, output.writableHighWaterMark);
+  // Past this backlog, notifications are dropped (see behind()): the HTTP transport's bound on an SSE stream's reader.
+  const maxBacklog = Math.max(NOTIFICATION_BACKLOG_BYTES, maxOutputBytes);
   const maxSubscriptions = options.maxSubscriptions ?? 256;
   const requestTimeoutMs = options.requestTimeoutMs;
   const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
@@ -140,11 +146,29 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const cancelled = method === "notifications/cancelled" && isPlainObject(params) ? requestIdOf(own(params, "requestId")) : undefined;
     if (cancelled !== undefined) awaiting.delete(idKey(cancelled));
   }
+  // Whether notifications are being dropped: the reader fell more than `maxBacklog` behind (see behind()).
+  let dropping = false;
+  /**
+   * Whether `message` is a notification the reader is too far behind to be sent: more than
+   * `maxBacklog` bytes wait for it. Answers and server→client requests are always written (they are
+   * bounded by the requests running); a handler's notifications (progress, log messages, a listen
+   * stream's changes) are not, and a reader that stopped reading would have them kept without bound
+   * (before, 4 progress streams to one held 1.3 GB after 20 s). `notifications/cancelled` is the
+   * core's, a few per request, and ends what the client holds: it is kept.
+   */
+  const behind = (message: OutgoingMessage): boolean => {
+    if (!isNotificationMessage(message) || own(message, "method") === "notifications/cancelled") return false;
+    if (output.writableLength <= maxBacklog) return (dropping = false);
+    if (!dropping) process.stderr.write(`stdio: the reader is more than ${maxBacklog} bytes behind: notifications are dropped until it catches up (answers are not)\n`);
+    return (dropping = true);
+  };
   // Notifications and server→client requests (of a request, or of the channel's legacy session) all go to stdout.
-  const notify = (message: OutgoingMessage) => write(message);
+  const notify = (message: OutgoingMessage) => {
+    if (!behind(message)) write(message);
+  };
   const push = (message: OutgoingMessage): boolean => {
     if (broken || closing) return false;
-    write(message);
+    if (!behind(message)) write(message);
     return true;
   };
   // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.

@@ -283,6 +283,52 @@ describe("stdio transport, hardened", () => {
     expect(lines).toBe(total);
   });
 
+  it("drops notifications, not answers, for a reader more than 16 MiB behind: a handler's progress cannot grow memory without bound (helper-143)", async () => {
+    // 1,000 progress notifications of 32 KiB each, sent at once: 32 MiB for a reader that takes nothing.
+    const pad = "p".repeat(32 * 1024);
+    const dispatcher = m.dispatch.createServerDispatcher({
+      serverInfo: SERVER_INFO,
+      tools: [
+        {
+          definition: { name: "flood", inputSchema: NO_ARGS },
+          call: async (_args: Json, context: { progressToken?: string | number; notify(method: string, params: Json): void }) => {
+            for (let i = 1; i <= 1000; i++) context.notify("notifications/progress", { progressToken: context.progressToken!, progress: i, message: pad });
+            return text("flooded");
+          },
+        },
+      ],
+    });
+    const held: (() => void)[] = [];
+    let released = false;
+    const written: string[] = [];
+    const output = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(chunk.toString("utf8"));
+        if (released) callback();
+        else held.push(callback);
+      },
+    });
+    const notes: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (notes.push(String(chunk)), true));
+    const input = new PassThrough();
+    const server = m.stdio.serveStdio(dispatcher, { input, output });
+    input.write(line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: { ...META, progressToken: "p" }, name: "flood", arguments: {} } }));
+    await sleep(200);
+    // What waits for the reader: 16 MiB of notifications, one more, and the answer.
+    expect(output.writableLength).toBeLessThan(16 * 1024 * 1024 + 2 * pad.length);
+    expect(notes).toEqual(["stdio: the reader is more than 16777216 bytes behind: notifications are dropped until it catches up (answers are not)\n"]);
+    released = true;
+    for (const callback of held.splice(0)) callback();
+    input.end();
+    await within(server.closed, 5000, "closed");
+    const lines = written.join("").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Json);
+    const progress = lines.filter((l) => l["method"] === "notifications/progress").length;
+    expect(progress).toBeGreaterThan(400);
+    expect(progress).toBeLessThan(1000);
+    expect(lines.at(-1)).toMatchObject({ id: 1, result: { content: text("flooded").content } });
+  });
+
   it("runs at most maxInFlight requests at once (open subscriptions/listen streams not counted), reading on as they finish", async () => {
     newGate();
     const { input, out, server } = stdioServer({ maxInFlight: 4 });
