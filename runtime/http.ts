@@ -483,6 +483,8 @@ function errorBody(id: unknown, code: number, message: string): unknown {
   return typeof id === "string" || typeof id === "number" ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", error };
 }
 
+const NO_BYTES: Buffer = Buffer.alloc(0);
+
 /** A reader this far behind on an SSE stream has the stream closed, rather than the server holding what it has not read. */
 const STREAM_BACKLOG_BYTES = 16 * 1024 * 1024;
 
@@ -623,37 +625,48 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budg
       budget.used -= held;
       held = 0;
     });
-    const chunks: Buffer[] = [];
+    // The body so far: the first chunk as it came, then one buffer grown by doubling (to at most `limit`) that each chunk is
+    // copied into. A chunked body of 1-byte chunks arrives as a Buffer a byte, an object of some hundred bytes holding the
+    // socket's read buffer it was cut from: kept as they came, one body of 4 MiB took the server to 1.6 GB.
+    let body = NO_BYTES;
     let size = 0;
     let done = false;
     req.on("data", (chunk: Buffer) => {
       // Answered meanwhile (503 at the end of the shutdown's grace period): the rest is dropped.
       if (done || res.headersSent) {
         done = true;
-        chunks.length = 0;
+        body = NO_BYTES;
         return;
       }
-      size += chunk.length;
       const busy = budget.used + chunk.length > budget.max;
-      if (size > limit || busy) {
+      if (size + chunk.length > limit || busy) {
         done = true;
-        chunks.length = 0;
+        body = NO_BYTES;
         budget.used -= held;
         held = 0;
-        if (size > limit) refuseBody(req, res, limit, 413, tooLarge(limit));
+        if (size + chunk.length > limit) refuseBody(req, res, limit, 413, tooLarge(limit));
         else refuseBody(req, res, limit, 503, BODIES_BUSY(budget.max));
         resolve(undefined);
         return;
       }
       budget.used += chunk.length;
       held += chunk.length;
-      chunks.push(chunk);
+      if (size === 0) body = chunk;
+      else {
+        if (size + chunk.length > body.length) {
+          const grown = Buffer.allocUnsafe(Math.min(limit, Math.max(2 * body.length, size + chunk.length)));
+          body.copy(grown, 0, 0, size);
+          body = grown;
+        }
+        chunk.copy(body, size);
+      }
+      size += chunk.length;
     });
     req.on("end", () => {
       if (done) return;
-      // The listeners live as long as the request: they must not keep the chunks.
-      const bytes = Buffer.concat(chunks);
-      chunks.length = 0;
+      // The listeners live as long as the request: they must not keep the body.
+      const bytes = body.subarray(0, size);
+      body = NO_BYTES;
       const keep = (n: number): boolean => {
         const kept = Math.max(0, Math.min(n, budget.max));
         if (kept > held && budget.used - held + kept > budget.max) return false;
