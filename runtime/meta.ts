@@ -4,7 +4,7 @@
  * revision's data (its rules, and one table of known keys per `_meta` shape, each key's value
  * check given as data). The generated module binds them to that data and names the types.
  */
-import { deepFreeze, isJsonData, isPlainObject, own } from "./json.js";
+import { deepFreeze, escapeToken, isJsonData, isPlainObject, own } from "./json.js";
 
 /** A key split by the `_meta` key grammar: `io.modelcontextprotocol/protocolVersion` → prefix `io.modelcontextprotocol/`, labels `["io", "modelcontextprotocol"]`, name `protocolVersion`. */
 export interface ParsedMetaKey {
@@ -56,8 +56,11 @@ export type MetaValueCheckResult = { readonly ok: true } | { readonly ok: false;
 
 /**
  * How a known key's value is checked, as data: a JSON type (`integer` and `number` exclude
- * `NaN` and infinities), a literal, a generated validator, `any` (the schema allows any
- * value), or `unchecked` (the value's type has no name in the schema, so no validator exists).
+ * `NaN` and infinities), a literal, a generated validator, the validator of the `_meta` type
+ * that declares the key (`within`, given `{ [key]: value }`: for a value type with no validator
+ * of its own, an object type written in place or a string or number a constraint tag narrows;
+ * only the issues at the key or inside it count), `any` (the schema allows any value), or
+ * `unchecked` (no validator reaches the value: its type has no name, nor has the `_meta` type).
  */
 export type MetaValueCheck =
   | "string"
@@ -67,7 +70,8 @@ export type MetaValueCheck =
   | "any"
   | "unchecked"
   | { readonly literal: string | number | boolean }
-  | { readonly validate: (value: unknown) => MetaValueCheckResult };
+  | { readonly validate: (value: unknown) => MetaValueCheckResult }
+  | { readonly within: (meta: unknown) => MetaValueCheckResult; readonly key: string };
 
 /** A key of a `_meta` shape: the key, its field name in `…MetaFields`, whether it is required, its value check. */
 export interface MetaKnownKey {
@@ -201,7 +205,22 @@ export function metaValueProblem(check: MetaValueCheck, v: unknown): string | un
       return undefined;
   }
   if ("literal" in check) return v === check.literal ? undefined : "expected " + JSON.stringify(check.literal);
+  if ("within" in check) return issuesText(withinKey(check.within, check.key, v));
   return issuesText(check.validate(v));
+}
+
+/**
+ * `value` checked as the member `key` of a `_meta` object by that object's validator `within`: the issues at the key or
+ * inside it, their paths from the value (a required key other than `key` missing is no issue of the value's).
+ */
+function withinKey(within: (meta: unknown) => MetaValueCheckResult, key: string, value: unknown): MetaValueCheckResult {
+  const meta = {};
+  Object.defineProperty(meta, key, { value, enumerable: true, writable: true, configurable: true });
+  const checked = within(meta);
+  if (checked.ok) return checked;
+  const at = "/" + escapeToken(key);
+  const issues = checked.issues.filter((issue) => issue.path === at || issue.path.startsWith(at + "/")).map((issue) => ({ path: issue.path.slice(at.length), message: issue.message }));
+  return issues.length > 0 ? { ok: false, issues } : { ok: true };
 }
 
 function keyText(key: string): string {

@@ -916,6 +916,46 @@ describe("rule selection", () => {
     expect(Object.keys(methods.METHODS)).toEqual(["__proto__", "ping"]);
   });
 
+  it("checks a _meta key whose value type has no validator of its own with the _meta type's, constraint tags included (helper-142: @minimum and @format were dropped)", async () => {
+    const declarations = (meta: string) => [
+      `export interface RequestParams { _meta?: ${meta} }`,
+      'export interface PingRequest { method: "ping"; params?: RequestParams }',
+      "export type ClientRequest = PingRequest;",
+      "",
+    ];
+    const keys = [
+      '  /** @minimum 1 */ "com.acme/tenant-id"?: number;',
+      '  "com.acme/region"?: { zone: string; rack?: number };',
+      '  /** @format uri */ "com.acme/callback"?: string;',
+      '  "com.acme/plain"?: string;',
+      "  [key: string]: unknown;",
+    ];
+    const named = ["export interface RequestMetaObject {", ...keys, "}", ...declarations("RequestMetaObject")].join("\n");
+    const dir = writeGenerated("protocol-meta-within", (await generate({ schema: { text: named, fileName: "s.ts" }, docs: "none" })).files);
+    expect(typecheck(dir)).toEqual([]);
+    const meta = (await import(join(dir, "meta.ts"))) as Module;
+    const problems = (values: Record<string, unknown>) => {
+      const r = meta.checkRequestMeta({ _meta: values });
+      return r.ok ? r.fields : r.error.data.problems.map((p: { message: string }) => p.message);
+    };
+    expect(problems({ "com.acme/tenant-id": 0, "com.acme/region": { zone: 1 }, "com.acme/callback": "not a uri", "com.acme/plain": 5 })).toEqual([
+      "com.acme/tenant-id is malformed: must be >= 1",
+      "com.acme/region is malformed: /zone: expected string, got 1",
+      'com.acme/callback is malformed: expected a uri string, got "not a uri"',
+      "com.acme/plain is malformed: expected string",
+    ]);
+    const good = { "com.acme/tenant-id": 3, "com.acme/region": { zone: "a", rack: 2 }, "com.acme/callback": "https://x.example/cb", "com.acme/plain": "p" };
+    expect(problems(good)).toEqual({ tenantId: 3, region: { zone: "a", rack: 2 }, callback: "https://x.example/cb", plain: "p" });
+    expect(thrown(() => meta.buildRequestMeta({ "com.acme/tenant-id": -3 }))).toBe("TypeError: invalid request _meta: com.acme/tenant-id is malformed: must be >= 1");
+    // A _meta type written in place has no validator: such keys stay unchecked, a keyword checked as its JSON type.
+    const inline = declarations(`{\n${keys.join("\n")}\n}`).join("\n");
+    const inPlace = writeGenerated("protocol-meta-inline", (await generate({ schema: { text: inline, fileName: "s.ts" }, docs: "none" })).files);
+    const loose = (await import(join(inPlace, "meta.ts"))) as Module;
+    expect(loose.checkRequestMeta({ _meta: { "com.acme/tenant-id": 0, "com.acme/region": { zone: 1 }, "com.acme/plain": 5 } }).error.data.problems.map((p: { message: string }) => p.message)).toEqual([
+      "com.acme/plain is malformed: expected string",
+    ]);
+  });
+
   it("names the _meta types through exported types when RequestParams and NotificationParams are not exported", async () => {
     const text = [
       "export type ProgressToken = string | number;",

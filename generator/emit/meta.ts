@@ -107,7 +107,8 @@ export interface MetaView {
 }
 
 /** A key's value check (the text {@link checkFor} gives) as layout code, or undefined when not decided here. */
-function checkCode(type: TypeExpr, check: string, validate: string | undefined): CheckCode {
+function checkCode(type: TypeExpr, check: string, validate: string | undefined, within: Within | undefined): CheckCode {
+  if (within !== undefined) return object([["within", identifierCode(within.validate)], ["key", stringCode(stringLiteralText(within.key))]]);
   if (validate !== undefined) return object([["validate", identifierCode(validate)]]);
   if (type.kind === "literal") {
     const value = type.value;
@@ -129,9 +130,16 @@ const RESERVED_DOCS: Record<ReservedPrefixRule, string> = {
 
 /**
  * A key's value check as data (`runtime/meta.ts`'s `MetaValueCheck`): a JSON type, a literal,
- * a reference to the generated validator of a named type, or `unchecked`.
+ * a reference to the generated validator of a named type; for a value type with no validator of
+ * its own (written in place, or a keyword a constraint tag narrows), `within` the validator of the
+ * `_meta` type that declares the key (`container`) when there is one, else `unchecked` (a keyword
+ * then checked as its JSON type, its constraints not).
  */
-function checkFor(type: TypeExpr, model: Model, names: ReadonlyMap<string, TypeNames>, imports: Set<string>): string {
+function checkFor(type: TypeExpr, model: Model, names: ReadonlyMap<string, TypeNames>, imports: Set<string>, within: Within | undefined): string {
+  if (within !== undefined) {
+    imports.add(within.validate);
+    return `{ within: ${within.validate}, key: ${JSON.stringify(within.key)} }`;
+  }
   switch (type.kind) {
     case "ref": {
       if (model.isExportedType(type.name)) {
@@ -153,6 +161,22 @@ function checkFor(type: TypeExpr, model: Model, names: ReadonlyMap<string, TypeN
   }
   // A value type without a name has no validator to call: the key is known, its value unchecked.
   return '"unchecked" /* its type has no name in the schema */';
+}
+
+/** The validator of the `_meta` type that declares a key, and the key: how a value with no check of its own is checked. */
+interface Within {
+  readonly validate: string;
+  readonly key: string;
+}
+
+/**
+ * Whether a key's value type needs its `_meta` type's validator: it has no check of its own (a named exported type, a
+ * JSON type keyword, a literal have one), or a constraint tag narrows it (`@minimum 1`, `@format uri`).
+ */
+function needsWithin(type: TypeExpr, model: Model): boolean {
+  if (type.kind === "ref") return !model.isExportedType(type.name);
+  if (type.kind === "keyword") return !["string", "boolean", "number", "unknown", "any"].includes(type.name) || (type.constraints !== undefined && Object.keys(type.constraints).length > 0);
+  return type.kind !== "literal";
 }
 
 /** Field names of `…MetaFields`: the key's name (after its prefix), hyphenated words joined (`related-task` → `relatedTask`), or the whole key on a clash. */
@@ -236,10 +260,14 @@ function shapeView(
       : shape?.metaRequired
         ? "`_meta` is required"
         : "`_meta` and all its keys are optional";
+  // The validator of the `_meta` type itself, for the keys it declares whose value types have none of their own.
+  const containerValidate = shape?.type !== undefined && shape.type.path.length === 0 && model.isExportedType(shape.type.type) ? typeNames.get(shape.type.type)?.validate : undefined;
+  const declared = (p: Property) => !shape!.proseKeys.has(p.name) && shape!.derivedKeys?.has(p.name) !== true;
   const keys = properties.map((p) => {
-    const check = checkFor(p.type, model, typeNames, imports);
+    const within = containerValidate !== undefined && declared(p) && needsWithin(p.type, model) ? { validate: containerValidate, key: p.name } : undefined;
+    const check = checkFor(p.type, model, typeNames, imports, within);
     const validate = p.type.kind === "ref" && model.isExportedType(p.type.name) ? typeNames.get(p.type.name)!.validate : undefined;
-    return { p, check, code: checkCode(p.type, check, validate) };
+    return { p, check, code: checkCode(p.type, check, validate, within) };
   });
   const constName = `${what.toUpperCase()}_META_KEYS`;
   const keyRows = keys.map(({ p, code }) =>
