@@ -2,6 +2,7 @@
  * Schemas the generator must refuse, each with its coded diagnostic at `file:line:col`,
  * and schemas whose names meet generated names.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, generate, GeneratorError, TARGETS } from "../generator/index.js";
@@ -282,6 +283,29 @@ describe("refused schemas", () => {
     ]);
     expect(await diagnostics('export enum E {\n  A,\n}\nexport type R = Record<E, string>;\n')).toEqual([
       "s.ts:2:3 - error MCG201: unsupported construct: enum member E.A has an implicit value; give every member an explicit string or number value",
+    ]);
+  });
+});
+
+describe("TypeScript's library types", () => {
+  it("reads Readonly<T> as T (an array or tuple keeps the modifier), in a property and in extends; names a type operator it does not read as such (helper-142)", async () => {
+    const text = [
+      "export interface Point { x: number; y: number }",
+      "export interface Shape { corners: Readonly<Point[]>; pair: Readonly<[string, number]>; origin: Readonly<Point>; tags?: Readonly<{ a: string }> }",
+      "export interface Frozen extends Readonly<Point> { z: number }",
+      "",
+    ].join("\n");
+    const dir = await generateInto("lower-errors/readonly", { schema: { text, fileName: "s.ts" }, docs: "none" });
+    expect(typecheck(dir)).toEqual([]);
+    const types = readFileSync(join(dir, "types.ts"), "utf8").split("\n");
+    expect(types.filter((line) => /^  (corners|pair|origin|z):/.test(line))).toEqual(["  corners: readonly Point[];", "  pair: readonly [string, number];", "  origin: Point;", "  z: number;"]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (value: unknown) => boolean>;
+    const shape = { corners: [{ x: 1, y: 2 }], pair: ["a", 1], origin: { x: 0, y: 0 }, tags: { a: "t" } };
+    expect([v.isShape!(shape), v.isShape!({ ...shape, pair: ["a"] }), v.isShape!({ ...shape, origin: { x: 0 } }), v.isShape!({ ...shape, tags: { a: 1 } })]).toEqual([true, false, false, false]);
+    expect([v.isFrozen!({ x: 1, y: 2, z: 3 }), v.isFrozen!({ x: 1, z: 3 })]).toEqual([true, false]);
+    expect(await diagnostics('export type K = Exclude<"a" | "b", "a">;\nexport type R = NonNullable<string | null>;\n')).toEqual([
+      "s.ts:1:17 - error MCG206: Exclude is a TypeScript library type the generator does not read (of those it reads Omit, Pick, Partial, Required, Readonly, Record, Array and ReadonlyArray): write out the type it stands for",
+      "s.ts:2:17 - error MCG206: NonNullable is a TypeScript library type the generator does not read (of those it reads Omit, Pick, Partial, Required, Readonly, Record, Array and ReadonlyArray): write out the type it stands for",
     ]);
   });
 });

@@ -348,8 +348,31 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
 
 /** MCG206's words for a type `name` the schema does not declare (load says them for `Map` and `Set`, lowering for the rest). */
 export function unknownTypeMessage(name: string): string {
+  if (LIBRARY_TYPE_OPERATORS.has(name)) {
+    return `${name} is a TypeScript library type the generator does not read (of those it reads Omit, Pick, Partial, Required, Readonly, Record, Array and ReadonlyArray): write out the type it stands for`;
+  }
   return `reference to an unknown type ${name}: it is not declared in this file`;
 }
+
+/** TypeScript's library types that compute a type from others: a schema that uses one is told so, not that the name is unknown. */
+const LIBRARY_TYPE_OPERATORS: ReadonlySet<string> = new Set([
+  "Exclude",
+  "Extract",
+  "NonNullable",
+  "Uppercase",
+  "Lowercase",
+  "Capitalize",
+  "Uncapitalize",
+  "ReturnType",
+  "Parameters",
+  "ConstructorParameters",
+  "InstanceType",
+  "Awaited",
+  "NoInfer",
+  "ThisType",
+  "OmitThisParameter",
+  "ThisParameterType",
+]);
 
 /** TypeScript's "Cannot find name 'Set'. Do you need to change your target library?" (TS2583, TS2584: the DOM library). */
 const LIBRARY_NAME_MISSING: ReadonlySet<number> = new Set([2583, 2584]);

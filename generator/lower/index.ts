@@ -98,7 +98,7 @@ function innerTypes(type: TypeExpr): readonly TypeExpr[] {
 }
 
 /** The utility types read as object shapes (a schema's own declaration of one of these names is read instead). */
-const UTILITY_TYPES: ReadonlySet<string> = new Set(["Omit", "Pick", "Partial", "Required", "Record"]);
+const UTILITY_TYPES: ReadonlySet<string> = new Set(["Omit", "Pick", "Partial", "Required", "Readonly", "Record"]);
 
 class Lowerer {
   private readonly bag = new DiagnosticBag();
@@ -596,7 +596,7 @@ class Lowerer {
   }
 
   /**
-   * `Omit`, `Pick`, `Partial`, `Required` and `Record` as object shapes, or `undefined`
+   * `Omit`, `Pick`, `Partial`, `Required`, `Readonly` and `Record` as object shapes, or `undefined`
    * when `name` is none of them.
    */
   private utilityShape(name: string, args: TypeNode[], at: Node): ObjectType | undefined {
@@ -692,6 +692,11 @@ class Lowerer {
         if (args.length !== 1) throw this.unsupported(at, `${name} with ${args.length} type arguments`);
         const target = this.shapeOf(this.lowerType(args[0]!), args[0]!);
         return withOptional(target, name === "Partial");
+      }
+      case "Readonly": {
+        // Reached from `extends Readonly<T>`: a property type is read in `reference` (an array keeps the modifier).
+        if (args.length !== 1) throw this.unsupported(at, `Readonly with ${args.length} type arguments`);
+        return this.shapeOf(this.lowerType(args[0]!), args[0]!);
       }
       case "Record": {
         if (args.length !== 2) throw this.unsupported(at, `Record with ${args.length} type arguments`);
@@ -1253,6 +1258,13 @@ class Lowerer {
       if (args.length !== 1) throw this.unsupported(node, `${name} with ${args.length} type arguments`);
       const element = this.lowerType(args[0]!);
       return name === "ReadonlyArray" ? { kind: "array", element, readonly: true } : { kind: "array", element };
+    }
+    if (name === "Readonly") {
+      // The JSON is the same: an array or tuple keeps the modifier for `types.ts` (as `readonly T[]` does), anything else
+      // is its argument (an object type's members are written without `readonly`, as an interface's are).
+      if (args.length !== 1) throw this.unsupported(node, `Readonly with ${args.length} type arguments`);
+      const target = this.lowerType(args[0]!);
+      return target.kind === "array" || target.kind === "tuple" ? { ...target, readonly: true } : target;
     }
     const shape = this.utilityShape(name, args, node);
     if (shape) return shape;
