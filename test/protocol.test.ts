@@ -881,6 +881,15 @@ describe("rule selection", () => {
     expect(diagnostics[0]!.span?.line).toBeGreaterThan(0);
   });
 
+  it("says an error-code constant without ASCII letters or digits gives no name at all (helper-142: it printed an empty pair)", async () => {
+    const failure = (await generate({ schema: { text: "export const ___ = -32050;\nexport const 名前エラー = -32051;\nexport const _1 = -32052;\n", fileName: "s.ts" } }).catch((e: unknown) => e)) as GeneratorError;
+    expect(failure.diagnostics.map((d) => `${d.span?.line} ${d.message}`)).toEqual([
+      "1 error-code constant ___ gives no name (the names are made of its ASCII letters and digits, and it has none); rename the constant",
+      "2 error-code constant 名前エラー gives no name (the names are made of its ASCII letters and digits, and it has none); rename the constant",
+      "3 error-code constant _1 gives no usable name (1, 1); rename the constant",
+    ]);
+  });
+
   it("generates a compiling errors.ts for constants named like its internal helpers or its types", async () => {
     const text = "export const RESERVED = -32053;\nexport const RESPONSE = -32054;\nexport const ERROR_CODE_CLASS = -32055;\n";
     const result = await generate({ schema: { text, fileName: "s.ts" } });

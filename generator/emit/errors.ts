@@ -70,7 +70,9 @@ export function declareErrorNames(table: SymbolTable, file: string, facts: Proto
     out.set(f.constant, names);
     const at = f.span ? { span: f.span } : {};
     if (!isPlainIdentifier(names.member) || !isPlainIdentifier(names.constructorName)) {
-      table.report({ code: "MCG301", message: `error-code constant ${f.constant} gives no usable name (${names.member}, ${names.constructorName}); rename the constant`, ...at });
+      // No words at all: the names are made of a constant's ASCII letters and digits only, and an empty pair says nothing.
+      const gives = names.member === "" ? "no name (the names are made of its ASCII letters and digits, and it has none)" : `no usable name (${names.member}, ${names.constructorName})`;
+      table.report({ code: "MCG301", message: `error-code constant ${f.constant} gives ${gives}; rename the constant`, ...at });
       continue;
     }
     // Member and constructor come from the same words: two constants share both or neither, and both give one message.
