@@ -96,7 +96,7 @@ export interface ValidationIssue {
   readonly path: string;
   /** What is wrong, for a person. */
   readonly message: string;
-  /** The rule that failed: type, const, enum, required, format, minimum, maximum, maxItems, items, discriminator, anyOf, depth or exception. */
+  /** The rule that failed: type, const, enum, required, format, minimum, maximum, maxItems, items, discriminator, anyOf, depth, exception or maxIssues. */
   readonly keyword: string;
 }
 
