@@ -146,7 +146,7 @@ const EXPECTED_JSON = {
         "changes": [
           {
             "change": "required",
-            "property": "io.modelcontextprotocol/clientInfo",
+            "property": "\"io.modelcontextprotocol/clientInfo\"",
             "from": "optional",
             "to": "required"
           },
@@ -371,7 +371,7 @@ const EXPECTED_TEXT = [
   "  ~ Percent",
   "      ~ @maximum 100 → 1000",
   "  ~ RequestMetaObject",
-  "      ~ io.modelcontextprotocol/clientInfo: optional → required",
+  '      ~ "io.modelcontextprotocol/clientInfo": optional → required',
   "      - progressToken",
   "      + traceparent?: string",
   "  ~ ResultType",
@@ -1100,9 +1100,35 @@ describe("diff through extends (helper-57)", () => {
     expect(at).toBeGreaterThan(0);
     const block = lines.slice(at + 1, lines.findIndex((l, i) => i > at && !l.startsWith("      ")));
     expect(block).toContain("      ~ _meta: optional → required");
-    expect(block).toContain("      + _meta.io.modelcontextprotocol/protocolVersion: string");
+    expect(block).toContain('      + _meta."io.modelcontextprotocol/protocolVersion": string');
     expect(block).toContain("      + inputResponses?: InputResponses");
     expect(lines).toContain("  ~ notifications/cancelled: params CancelledNotificationParams, its members");
+  });
+});
+
+describe("diff's member paths (helper-145)", () => {
+  it("writes a member whose name holds a dot as a JSON string, so that a path names one member: \"a.b\" is not a's b", async () => {
+    const dir = scratchDir("diff-dotted-names");
+    const before = join(dir, "before.ts");
+    const after = join(dir, "after.ts");
+    writeFileSync(
+      before,
+      'export interface X {\n  a: { x: string };\n  "a.b": string;\n  _meta?: { "io.modelcontextprotocol/k"?: string };\n  /** @deprecated */\n  "c.d"?: string;\n}\n',
+    );
+    writeFileSync(after, 'export interface X {\n  a: { x: string; b: string };\n  _meta?: { "io.modelcontextprotocol/k": string };\n  /** @deprecated */\n  "c.d"?: string;\n}\n');
+    const text = await cli("diff", before, after);
+    expect(text.stdout.split("\n")).toEqual([
+      "types: 1 changed",
+      "  ~ X",
+      '      ~ _meta."io.modelcontextprotocol/k": optional → required',
+      "      + a.b: string",
+      '      - "a.b"',
+      "",
+    ]);
+    const json = JSON.parse((await cli("diff", before, after, "--json")).stdout) as typeof EXPECTED_JSON;
+    expect(json.types.changed[0]!.changes.map((c) => ("property" in c ? c.property : undefined))).toEqual(['_meta."io.modelcontextprotocol/k"', "a.b", '"a.b"']);
+    const deprecated = JSON.parse((await cli("diff", join(ROOT, "test", "diff-fixtures", "before.ts"), after, "--json")).stdout) as typeof EXPECTED_JSON;
+    expect(deprecated.deprecated.added).toContain('X."c.d"');
   });
 });
 

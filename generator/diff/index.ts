@@ -14,7 +14,7 @@ import type { Diagnostic } from "../ir.js";
 import { loadSchema, type SchemaInput } from "../load/index.js";
 import { lowerSchema } from "../lower/index.js";
 import { ts } from "../ts-morph.js";
-import { INDEX_SIGNATURE, literalEnd, memberKey, protocolSnapshot, TAGS_OPEN, withoutOwnTags, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
+import { INDEX_SIGNATURE, literalEnd, memberKey, memberPath, protocolSnapshot, TAGS_OPEN, withoutOwnTags, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
 
 export { protocolSnapshot, type ProtocolSnapshot } from "./snapshot.js";
 
@@ -572,13 +572,13 @@ function memberChanges(
   const perProperty = new Map<string, TypeChange[]>();
   for (const p of k.added) {
     const prop = own(pb, p);
-    perProperty.set(p, [p === indexKey ? { change: "index-signature", from: null, to: shownType(prop, named) } : { change: "property-added", property: p, optional: prop.optional, type: shownType(prop, named) }]);
+    perProperty.set(p, [p === indexKey ? { change: "index-signature", from: null, to: shownType(prop, named) } : { change: "property-added", property: memberPath(undefined, p), optional: prop.optional, type: shownType(prop, named) }]);
   }
-  for (const p of k.removed) perProperty.set(p, [p === indexKey ? { change: "index-signature", from: shownType(own(pa, p), named), to: null } : { change: "property-removed", property: p }]);
+  for (const p of k.removed) perProperty.set(p, [p === indexKey ? { change: "index-signature", from: shownType(own(pa, p), named), to: null } : { change: "property-removed", property: memberPath(undefined, p) }]);
   for (const p of k.both) {
     const [a, b] = [own(pa, p), own(pb, p)];
     const index = (): TypeChange[] => (typesMatch(a, b, named) && checksMatch(a, b, named) ? [] : [{ change: "index-signature", ...shownTypes(a, b, named) }]);
-    perProperty.set(p, p === indexKey ? index() : propertyChanges(p, a, b, named));
+    perProperty.set(p, p === indexKey ? index() : propertyChanges(memberPath(undefined, p), a, b, named));
   }
   for (const p of [...perProperty.keys()].sort(byCodeUnits)) changes.push(...perProperty.get(p)!);
   return changes;

@@ -110,8 +110,9 @@ export interface ProtocolSnapshot {
   readonly constants?: Readonly<Record<string, string | number>>;
   /**
    * What `@deprecated` marks, sorted: declarations by name (`CreateMessageRequest`), properties as
-   * `Type.property` (`Type.property.member` inside an inline object type). Absent in manifests
-   * written before deprecations were recorded.
+   * `Type.property` (`Type.property.member` inside an inline object type; a name with a dot as a
+   * JSON string, `RequestMetaObject."io.modelcontextprotocol/logLevel"`: {@link memberPath}). Absent in
+   * manifests written before deprecations were recorded.
    */
   readonly deprecated?: readonly string[];
   /**
@@ -318,13 +319,25 @@ function capabilities(model: Model): [string, string][] {
       return;
     }
     fields.push([prefix, NESTED]);
-    for (const p of shape.properties) walk(`${prefix}.${p.name}`, p.type, depth + 1);
+    for (const p of shape.properties) walk(memberPath(prefix, memberKey(p.name)), p.type, depth + 1);
   };
   for (const [side, name] of [["client", "ClientCapabilities"], ["server", "ServerCapabilities"]] as const) {
     const shape = model.declarations.has(name) ? model.shapeOf({ kind: "ref", name }) : undefined;
-    for (const p of shape?.properties ?? []) walk(`${side}.${p.name}`, p.type, 1);
+    for (const p of shape?.properties ?? []) walk(memberPath(side, memberKey(p.name)), p.type, 1);
   }
   return fields;
+}
+
+/**
+ * The path of a member under `parent` (`annotations.weight`), or a type's own member's when `parent`
+ * is absent; `key` is the member's {@link memberKey}. A name that holds a dot is written as a JSON
+ * string, as `memberKey` writes `"[key: string]"`: `_meta."io.modelcontextprotocol/logLevel"`, and
+ * `"a.b"` for a type's own (helper-145: `a.b` named both a property `"a.b"` and the member `b` of `a`,
+ * and `_meta.io.modelcontextprotocol/x` read as three levels).
+ */
+export function memberPath(parent: string | undefined, key: string): string {
+  const segment = !key.startsWith('"') && key.includes(".") ? JSON.stringify(key) : key;
+  return parent === undefined ? segment : `${parent}.${segment}`;
 }
 
 /** The name under which {@link MethodSnapshot.paramsMembers} keeps an index signature. */
@@ -443,8 +456,8 @@ function deprecations(model: Model): string[] {
     if (type.kind !== "object") return;
     for (const p of type.properties) {
       if (p.inheritedFrom !== undefined) continue;
-      if (isDeprecated(p.docs)) found.push(`${path}.${p.name}`);
-      members(`${path}.${p.name}`, p.type);
+      if (isDeprecated(p.docs)) found.push(memberPath(path, memberKey(p.name)));
+      members(memberPath(path, memberKey(p.name)), p.type);
     }
   };
   for (const decl of model.ir.declarations) {
