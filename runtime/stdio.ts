@@ -18,8 +18,8 @@
  *
  * Memory stays bounded whatever the reader's speed: input is not read while more than
  * `maxOutputBytes` of answers wait to be written, and notifications (a handler's progress and
- * log messages, change notifications) are dropped while more than 16 MiB (or `maxOutputBytes`,
- * when larger) wait. While `maxInFlight` requests are running (a
+ * log messages, change notifications) are dropped from when more than 16 MiB (or `maxOutputBytes`,
+ * when larger) wait until no more than half as many do. While `maxInFlight` requests are running (a
  * batch counts as the requests it holds), the requests read are held in order, up to
  * `maxHeldBytes`; one read beyond is answered `-32603` "Server busy". Input is read on at the cap,
  * so that a client's response, a notification (such as `notifications/cancelled`) or a `ping`,
@@ -146,11 +146,14 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const cancelled = method === "notifications/cancelled" && isPlainObject(params) ? requestIdOf(own(params, "requestId")) : undefined;
     if (cancelled !== undefined) awaiting.delete(idKey(cancelled));
   }
-  // Whether notifications are being dropped: the reader fell more than `maxBacklog` behind (see behind()).
+  // Whether notifications are being dropped: the reader fell more than `maxBacklog` behind, and has not caught up to half
+  // of it since (see behind()).
   let dropping = false;
   /**
    * Whether `message` is a notification the reader is too far behind to be sent: more than
-   * `maxBacklog` bytes wait for it. Answers and server→client requests are always written (they are
+   * `maxBacklog` bytes wait for it, or did and no fewer than half as many wait yet (a reader that read
+   * a line let one notification through, and the next was dropped again with a note: one that kept
+   * about 16 MiB behind had 147 notes in 8 s). Answers and server→client requests are always written (they are
    * bounded by the requests running); a handler's notifications (progress, log messages, a listen
    * stream's changes) are not, and a reader that stopped reading would have them kept without bound
    * (before, 4 progress streams to one held 1.3 GB after 20 s). `notifications/cancelled` is the
@@ -158,7 +161,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    */
   const behind = (message: OutgoingMessage): boolean => {
     if (!isNotificationMessage(message) || own(message, "method") === "notifications/cancelled") return false;
-    if (output.writableLength <= maxBacklog) return (dropping = false);
+    if (output.writableLength <= (dropping ? maxBacklog / 2 : maxBacklog)) return (dropping = false);
     if (!dropping) process.stderr.write(`stdio: the reader is more than ${maxBacklog} bytes behind: notifications are dropped until it catches up (answers are not)\n`);
     return (dropping = true);
   };

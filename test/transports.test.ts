@@ -329,6 +329,78 @@ describe("stdio transport, hardened", () => {
     expect(lines.at(-1)).toMatchObject({ id: 1, result: { content: text("flooded").content } });
   });
 
+  it("says the note once while a reader stays about 16 MiB behind, and again only after it caught up (helper-144)", async () => {
+    // A reader that reads a little now and then stays at the threshold: each line it read let one notification through,
+    // the next started dropping again, and said so again (147 notes in 8 s for one reader that never caught up).
+    const pad = "p".repeat(32 * 1024);
+    let send = (_n: number) => {};
+    newGate();
+    const dispatcher = m.dispatch.createServerDispatcher({
+      serverInfo: SERVER_INFO,
+      tools: [
+        {
+          definition: { name: "stream", inputSchema: NO_ARGS },
+          call: async (_args: Json, context: { progressToken?: string | number; notify(method: string, params: Json): void }) => {
+            let progress = 0;
+            send = (n) => {
+              for (let i = 0; i < n; i++) context.notify("notifications/progress", { progressToken: context.progressToken!, progress: ++progress, message: pad });
+            };
+            await gate.opened;
+            return text("streamed");
+          },
+        },
+      ],
+    });
+    const held: (() => void)[] = [];
+    let released = false;
+    const written: string[] = [];
+    const output = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, callback) {
+        written.push(chunk.toString("utf8"));
+        if (released) callback();
+        else held.push(callback);
+      },
+    });
+    const notes: string[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (notes.push(String(chunk)), true));
+    const input = new PassThrough();
+    const server = m.stdio.serveStdio(dispatcher, { input, output });
+    input.write(line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: { ...META, progressToken: "p" }, name: "stream", arguments: {} } }));
+    await sleep(50);
+    const read = async (lines: number) => {
+      for (const callback of held.splice(0, lines)) callback();
+      await sleep(1);
+    };
+    const progressWritten = () => written.join("").split("\n").filter((l) => l.includes('"notifications/progress"')).length;
+    // 600 notifications of 32 KiB: past 16 MiB, dropping starts, with a note.
+    send(600);
+    expect(notes).toHaveLength(1);
+    // The reader reads a line now and then, as fast as notifications come: still about 16 MiB behind, no new note.
+    for (let i = 0; i < 20; i++) {
+      await read(1);
+      send(2);
+    }
+    expect(notes).toHaveLength(1);
+    expect(output.writableLength).toBeGreaterThan(8 * 1024 * 1024);
+    // It catches up: notifications are written again; falling behind once more is said once more.
+    released = true;
+    await read(held.length);
+    await sleep(20);
+    const before = progressWritten();
+    send(1);
+    await sleep(1);
+    expect(progressWritten()).toBe(before + 1);
+    released = false;
+    send(600);
+    expect(notes).toHaveLength(2);
+    released = true;
+    await read(held.length);
+    gate.open();
+    input.end();
+    await within(server.closed, 5000, "closed");
+  });
+
   it("runs at most maxInFlight requests at once (open subscriptions/listen streams not counted), reading on as they finish", async () => {
     newGate();
     const { input, out, server } = stdioServer({ maxInFlight: 4 });
