@@ -763,6 +763,13 @@ describe("methods.ts follows each version", () => {
     // A 2025-11-25 output has no cacheable results to fill.
     const legacy = (await output("2025-11-25")).methods;
     expect(legacy.parseResult("tools/list", old)).toEqual({ ok: true, resultType: "complete", type: "ListToolsResult", value: old });
+    // Only plain data is completed: a class instance is refused as the validators refuse it, not read through a plain copy (helper-144).
+    class Listed {
+      readonly resultType = "complete";
+      readonly tools = [];
+    }
+    expect(methods.parseResult("tools/list", new Listed())).toMatchObject({ ok: false });
+    expect(methods.parseResult("tools/call", Object.assign(new (class {})(), { content: [] }))).toMatchObject({ ok: false });
     // A getter that throws while the fields are read is an issue, not an exception.
     const hostile = Object.defineProperty({ tools: [] }, "ttlMs", { enumerable: true, get: () => { throw new Error("x"); } });
     expect(methods.parseResult("tools/list", hostile)).toMatchObject({ ok: false, issues: [{ path: "", keyword: "exception" }] });

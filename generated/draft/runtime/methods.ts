@@ -8,7 +8,7 @@
  * the result rules (what an absent `resultType` means, which type an `input_required` result
  * is, whether it needs content). The generated module binds them to its data.
  */
-import { deepFreeze, hasOwn, quoteShort } from "./json.js";
+import { deepFreeze, hasOwn, isPlainObject, quoteShort } from "./json.js";
 
 /** One problem found in a result (the generated validators' `ValidationIssue`, as far as this module reads it). */
 export interface ResultIssue {
@@ -195,8 +195,11 @@ export function resultParser(
     if (resultType !== rules.absentResultType) return { ok: true, resultType, type: null, value: result };
     let value: unknown = result;
     try {
-      if (rules.fillResultType && resolved.absent) value = { ...(result as object), resultType };
-      if (rules.cacheable !== undefined && rules.cacheable.indexOf(method) >= 0) value = withCacheFields(value as object);
+      // Only plain data is completed: a copy of a class instance would be plain, and pass where the instance is refused.
+      if (isPlainObject(result)) {
+        if (rules.fillResultType && resolved.absent) value = { ...result, resultType };
+        if (rules.cacheable !== undefined && rules.cacheable.indexOf(method) >= 0) value = withCacheFields(value as object);
+      }
     } catch {
       return fail("", "the result could not be read", "exception");
     }
