@@ -91,7 +91,9 @@ export function analyzeSchema(input: SchemaInput, resolved: GeneratorOptions): A
     const protocol = protocolFacts(model, resolved.protocolRules);
     if (protocol.rulesNote !== undefined) {
       const { message, overridable } = protocol.rulesNote;
-      warnings.push({ code: "MCG260", message: overridable ? `${message} (choose with --protocol-rules)` : message });
+      // Located, so that with several schemas it names its own: at LATEST_PROTOCOL_VERSION, else the file's start.
+      const span = model.declarations.get("LATEST_PROTOCOL_VERSION")?.span ?? { file: loaded.displayPath, line: 1, column: 1 };
+      warnings.push({ code: "MCG260", message: overridable ? `${message} (choose with --protocol-rules)` : message, span });
     }
     warnings.push(...protocol.warnings);
     return { loaded, ir, model, protocol, warnings, header: headerOf(headerSource([loaded]), resolved) };

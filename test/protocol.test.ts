@@ -864,7 +864,12 @@ describe("rule selection", () => {
 
   it("a schema newer than the table uses the newest rules not after it, with warning MCG260", async () => {
     const result = await generate({ schema: { text: 'export const LATEST_PROTOCOL_VERSION = "2030-01-01";\nexport type RequestId = string | number;\n', fileName: "s.ts" } });
-    expect(result.warnings).toEqual([{ code: "MCG260", message: "no rules for protocol version 2030-01-01; using those of 2026-07-28 (choose with --protocol-rules)" }]);
+    // Located at LATEST_PROTOCOL_VERSION, or at the file's start when it has none: with several schemas, each warning names its own (helper-144).
+    expect(result.warnings).toEqual([
+      { code: "MCG260", message: "no rules for protocol version 2030-01-01; using those of 2026-07-28 (choose with --protocol-rules)", span: { file: "s.ts", line: 1, column: 14 } },
+    ]);
+    const none = await generate({ schema: { text: "export type RequestId = string | number;\n", fileName: "t.ts" } });
+    expect(none.warnings).toEqual([{ code: "MCG260", message: "the schema has no LATEST_PROTOCOL_VERSION; using the rules of 2026-07-28", span: { file: "t.ts", line: 1, column: 1 } }]);
   });
 
   it("refuses an unknown --protocol-rules value (MCG001)", async () => {
