@@ -145,6 +145,69 @@ const more =
   };
 
 /** Resolves with `promise`, or rejects after `ms` (a hang fails the test quickly instead of at the suite's timeout). */
+/**
+ * A stdio server whose reader takes nothing until told to: each write's callback is held (`read(n)` lets n through,
+ * `release()` all, now and after), and a tool streams 32 KiB progress notifications, `send(n)` of them at a time, until
+ * `finish()`. The stderr notes are collected.
+ */
+function slowReader() {
+  const pad = "p".repeat(32 * 1024);
+  let send = (_n: number) => {};
+  let finish = () => {};
+  const dispatcher = m.dispatch.createServerDispatcher({
+    serverInfo: SERVER_INFO,
+    tools: [
+      {
+        definition: { name: "stream", inputSchema: NO_ARGS },
+        call: async (_args: Json, context: { progressToken?: string | number; notify(method: string, params: Json): void }) => {
+          let progress = 0;
+          send = (n) => {
+            for (let i = 0; i < n; i++) context.notify("notifications/progress", { progressToken: context.progressToken!, progress: ++progress, message: pad });
+          };
+          await new Promise<void>((resolve) => (finish = resolve));
+          return text("streamed");
+        },
+      },
+    ],
+  });
+  const held: (() => void)[] = [];
+  let released = false;
+  const written: string[] = [];
+  const output = new Writable({
+    highWaterMark: 1024,
+    write(chunk: Buffer, _encoding, callback) {
+      written.push(chunk.toString("utf8"));
+      if (released) callback();
+      else held.push(callback);
+    },
+  });
+  const notes: string[] = [];
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (notes.push(String(chunk)), true));
+  const input = new PassThrough();
+  const server = m.stdio.serveStdio(dispatcher, { input, output });
+  input.write(line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: { ...META, progressToken: "p" }, name: "stream", arguments: {} } }));
+  return {
+    output,
+    input,
+    server,
+    notes,
+    send: (n: number) => send(n),
+    finish: () => finish(),
+    held: () => held.length,
+    read: async (lines: number) => {
+      for (const callback of held.splice(0, lines)) callback();
+      await sleep(1);
+    },
+    release: async (on = true) => {
+      released = on;
+      for (const callback of held.splice(0)) callback();
+      await sleep(1);
+    },
+    /** The messages written, parsed. */
+    messages: () => written.join("").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Json),
+  };
+}
+
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([
@@ -285,120 +348,55 @@ describe("stdio transport, hardened", () => {
 
   it("drops notifications, not answers, for a reader more than 16 MiB behind: a handler's progress cannot grow memory without bound (helper-143)", async () => {
     // 1,000 progress notifications of 32 KiB each, sent at once: 32 MiB for a reader that takes nothing.
-    const pad = "p".repeat(32 * 1024);
-    const dispatcher = m.dispatch.createServerDispatcher({
-      serverInfo: SERVER_INFO,
-      tools: [
-        {
-          definition: { name: "flood", inputSchema: NO_ARGS },
-          call: async (_args: Json, context: { progressToken?: string | number; notify(method: string, params: Json): void }) => {
-            for (let i = 1; i <= 1000; i++) context.notify("notifications/progress", { progressToken: context.progressToken!, progress: i, message: pad });
-            return text("flooded");
-          },
-        },
-      ],
-    });
-    const held: (() => void)[] = [];
-    let released = false;
-    const written: string[] = [];
-    const output = new Writable({
-      highWaterMark: 1024,
-      write(chunk: Buffer, _encoding, callback) {
-        written.push(chunk.toString("utf8"));
-        if (released) callback();
-        else held.push(callback);
-      },
-    });
-    const notes: string[] = [];
-    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (notes.push(String(chunk)), true));
-    const input = new PassThrough();
-    const server = m.stdio.serveStdio(dispatcher, { input, output });
-    input.write(line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: { ...META, progressToken: "p" }, name: "flood", arguments: {} } }));
-    await sleep(200);
+    const r = slowReader();
+    await sleep(50);
+    r.send(1000);
+    r.finish();
+    await sleep(150);
     // What waits for the reader: 16 MiB of notifications, one more, and the answer.
-    expect(output.writableLength).toBeLessThan(16 * 1024 * 1024 + 2 * pad.length);
-    expect(notes).toEqual(["stdio: the reader is more than 16777216 bytes behind: notifications are dropped until it catches up (answers are not)\n"]);
-    released = true;
-    for (const callback of held.splice(0)) callback();
-    input.end();
-    await within(server.closed, 5000, "closed");
-    const lines = written.join("").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Json);
+    expect(r.output.writableLength).toBeLessThan(16 * 1024 * 1024 + 2 * 32 * 1024);
+    expect(r.notes).toEqual(["stdio: the reader is more than 16777216 bytes behind: notifications are dropped until it catches up (answers are not)\n"]);
+    await r.release();
+    r.input.end();
+    await within(r.server.closed, 5000, "closed");
+    const lines = r.messages();
     const progress = lines.filter((l) => l["method"] === "notifications/progress").length;
     expect(progress).toBeGreaterThan(400);
     expect(progress).toBeLessThan(1000);
-    expect(lines.at(-1)).toMatchObject({ id: 1, result: { content: text("flooded").content } });
+    expect(lines.at(-1)).toMatchObject({ id: 1, result: { content: text("streamed").content } });
   });
 
   it("says the note once while a reader stays about 16 MiB behind, and again only after it caught up (helper-144)", async () => {
     // A reader that reads a little now and then stays at the threshold: each line it read let one notification through,
     // the next started dropping again, and said so again (147 notes in 8 s for one reader that never caught up).
-    const pad = "p".repeat(32 * 1024);
-    let send = (_n: number) => {};
-    newGate();
-    const dispatcher = m.dispatch.createServerDispatcher({
-      serverInfo: SERVER_INFO,
-      tools: [
-        {
-          definition: { name: "stream", inputSchema: NO_ARGS },
-          call: async (_args: Json, context: { progressToken?: string | number; notify(method: string, params: Json): void }) => {
-            let progress = 0;
-            send = (n) => {
-              for (let i = 0; i < n; i++) context.notify("notifications/progress", { progressToken: context.progressToken!, progress: ++progress, message: pad });
-            };
-            await gate.opened;
-            return text("streamed");
-          },
-        },
-      ],
-    });
-    const held: (() => void)[] = [];
-    let released = false;
-    const written: string[] = [];
-    const output = new Writable({
-      highWaterMark: 1024,
-      write(chunk: Buffer, _encoding, callback) {
-        written.push(chunk.toString("utf8"));
-        if (released) callback();
-        else held.push(callback);
-      },
-    });
-    const notes: string[] = [];
-    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => (notes.push(String(chunk)), true));
-    const input = new PassThrough();
-    const server = m.stdio.serveStdio(dispatcher, { input, output });
-    input.write(line({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { _meta: { ...META, progressToken: "p" }, name: "stream", arguments: {} } }));
+    const r = slowReader();
     await sleep(50);
-    const read = async (lines: number) => {
-      for (const callback of held.splice(0, lines)) callback();
-      await sleep(1);
-    };
-    const progressWritten = () => written.join("").split("\n").filter((l) => l.includes('"notifications/progress"')).length;
+    const progressWritten = () => r.messages().filter((l) => l["method"] === "notifications/progress").length;
     // 600 notifications of 32 KiB: past 16 MiB, dropping starts, with a note.
-    send(600);
-    expect(notes).toHaveLength(1);
+    r.send(600);
+    expect(r.notes).toHaveLength(1);
     // The reader reads a line now and then, as fast as notifications come: still about 16 MiB behind, no new note.
     for (let i = 0; i < 20; i++) {
-      await read(1);
-      send(2);
+      await r.read(1);
+      r.send(2);
     }
-    expect(notes).toHaveLength(1);
-    expect(output.writableLength).toBeGreaterThan(8 * 1024 * 1024);
+    expect(r.notes).toHaveLength(1);
+    expect(r.output.writableLength).toBeGreaterThan(8 * 1024 * 1024);
     // It catches up: notifications are written again; falling behind once more is said once more.
-    released = true;
-    await read(held.length);
+    await r.release();
     await sleep(20);
     const before = progressWritten();
-    send(1);
+    r.send(1);
     await sleep(1);
     expect(progressWritten()).toBe(before + 1);
-    released = false;
-    send(600);
-    expect(notes).toHaveLength(2);
-    released = true;
-    await read(held.length);
-    gate.open();
-    input.end();
-    await within(server.closed, 5000, "closed");
+    await r.release(false);
+    r.send(600);
+    expect(r.notes).toHaveLength(2);
+    await r.release();
+    r.finish();
+    r.input.end();
+    await within(r.server.closed, 5000, "closed");
+    expect(r.messages().at(-1)).toMatchObject({ id: 1, result: { content: text("streamed").content } });
   });
 
   it("runs at most maxInFlight requests at once (open subscriptions/listen streams not counted), reading on as they finish", async () => {
