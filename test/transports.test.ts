@@ -6,7 +6,7 @@
  * they are built on. In-process through vitest, and as a separate Node process for exit codes
  * and signals (the transports and `main.ts` transpiled beside the generated draft).
  */
-import { fork, spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { fork, spawn, spawnSync, type ChildProcess, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, Server, type IncomingMessage, type ServerResponse } from "node:http";
@@ -206,6 +206,29 @@ function slowReader() {
     /** The messages written, parsed. */
     messages: () => written.join("").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Json),
   };
+}
+
+/**
+ * An HTTP server in a process of its own (`processDir/<name>`), whose dispatcher holds every message it is given and never
+ * answers; `reply()` is its next report: its URL (first), how many messages it holds, and its heap and external memory
+ * in bytes after collecting garbage. Sending it any message asks for a report.
+ */
+function memoryServer(name: string): { child: ChildProcess; reply: () => Promise<{ url?: string; held: number; bytes: number }> } {
+  const server = join(processDir, name);
+  writeFileSync(
+    server,
+    `import { serveHttp } from "./generated/runtime/http.js";
+let held = 0;
+const dispatcher = { handle: () => (held++, new Promise(() => {})), closeSubscriptions() {}, findTool() {}, supportedProtocolVersions: ["${VERSION}"], capabilities: {} };
+const s = await serveHttp(dispatcher, { port: 0 });
+const memory = () => { globalThis.gc(); globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.external; };
+process.send({ url: s.url, held, bytes: memory() });
+process.on("message", () => process.send({ held, bytes: memory() }));
+`,
+  );
+  const child = fork(server, [], { execArgv: ["--expose-gc"], stdio: "pipe" });
+  const reply = () => within(once(child, "message"), 10_000, "the server's answer").then(([m]) => m as { url?: string; held: number; bytes: number });
+  return { child, reply };
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -1606,20 +1629,7 @@ process.on("message", () => s.close().then(() => process.send("closed")));
 
   it("a request being served keeps its parsed message only, not its body's bytes or text (helper-61)", async () => {
     // Measured in a process of its own, after collecting garbage: ten requests of 4 MiB that never end.
-    const server = join(processDir, "held-bodies.js");
-    writeFileSync(
-      server,
-      `import { serveHttp } from "./generated/runtime/http.js";
-let held = 0;
-const dispatcher = { handle: () => (held++, new Promise(() => {})), closeSubscriptions() {}, findTool() {}, supportedProtocolVersions: ["${VERSION}"], capabilities: {} };
-const s = await serveHttp(dispatcher, { port: 0 });
-const memory = () => { globalThis.gc(); globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.external; };
-process.send({ url: s.url, held, bytes: memory() });
-process.on("message", () => process.send({ held, bytes: memory() }));
-`,
-    );
-    const child = fork(server, [], { execArgv: ["--expose-gc"], stdio: "pipe" });
-    const reply = () => within(once(child, "message"), 10_000, "the server's answer").then(([m]) => m as { url?: string; held: number; bytes: number });
+    const { child, reply } = memoryServer("held-bodies.js");
     const requests: ReturnType<typeof httpRequest>[] = [];
     try {
       const { url, bytes: before } = await reply();
@@ -1652,20 +1662,7 @@ process.on("message", () => process.send({ held, bytes: memory() }));
 
   it("a body arriving in chunks of one byte keeps its bytes, not an object a chunk (helper-143)", async () => {
     // Measured in a process of its own, after collecting garbage, while a body of 512 KiB in 1-byte chunks arrives.
-    const server = join(processDir, "tiny-chunks.js");
-    writeFileSync(
-      server,
-      `import { serveHttp } from "./generated/runtime/http.js";
-let held = 0;
-const dispatcher = { handle: () => (held++, new Promise(() => {})), closeSubscriptions() {}, findTool() {}, supportedProtocolVersions: ["${VERSION}"], capabilities: {} };
-const s = await serveHttp(dispatcher, { port: 0 });
-const memory = () => { globalThis.gc(); globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.external; };
-process.send({ url: s.url, held, bytes: memory() });
-process.on("message", () => process.send({ held, bytes: memory() }));
-`,
-    );
-    const child = fork(server, [], { execArgv: ["--expose-gc"], stdio: "pipe" });
-    const reply = () => within(once(child, "message"), 10_000, "the server's answer").then(([m]) => m as { url?: string; held: number; bytes: number });
+    const { child, reply } = memoryServer("tiny-chunks.js");
     let socket: Socket | undefined;
     try {
       const { url, bytes: before } = await reply();
