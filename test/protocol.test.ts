@@ -977,6 +977,41 @@ describe("rule selection", () => {
     ]);
   });
 
+  it("refuses a _meta key checked by its _meta type's validator when reading the value throws, as a key with a validator of its own (helper-146: accepted)", async () => {
+    const text = [
+      "export interface Implementation { name: string }",
+      "export interface RequestMetaObject {",
+      '  "com.acme/region"?: { zone: string };',
+      '  "com.acme/client"?: Implementation;',
+      "  [key: string]: unknown;",
+      "}",
+      "export interface RequestParams { _meta?: RequestMetaObject }",
+      'export interface PingRequest { method: "ping"; params?: RequestParams }',
+      "export type ClientRequest = PingRequest;",
+      "",
+    ].join("\n");
+    const dir = writeGenerated("protocol-meta-within-throws", (await generate({ schema: { text, fileName: "s.ts" }, docs: "none" })).files);
+    const meta = (await import(join(dir, "meta.ts"))) as Module;
+    const throwing = () => ({
+      get zone(): string {
+        throw new Error("boom");
+      },
+      get name(): string {
+        throw new Error("boom");
+      },
+    });
+    const trapped = new Proxy({ zone: "a" }, { get: () => { throw new Error("trap"); } });
+    const problems = (values: Record<string, unknown>) => {
+      const r = meta.checkRequestMeta({ _meta: values });
+      return r.ok ? "accepted" : r.error.data.problems.map((p: { message: string }) => p.message);
+    };
+    // As a key whose value type has a validator of its own says it.
+    expect(problems({ "com.acme/client": throwing() })).toEqual(["com.acme/client is malformed: the check threw: Error: boom"]);
+    expect(problems({ "com.acme/region": throwing() })).toEqual(["com.acme/region is malformed: the check threw: Error: boom"]);
+    expect(problems({ "com.acme/region": trapped })).toEqual(["com.acme/region is malformed: the check threw: Error: trap"]);
+    expect(problems({ "com.acme/region": { zone: "a" } })).toBe("accepted");
+  });
+
   it("names the _meta types through exported types when RequestParams and NotificationParams are not exported", async () => {
     const text = [
       "export type ProgressToken = string | number;",

@@ -56,7 +56,9 @@ export type MetaCheck<Meta, Fields> =
   | { readonly ok: false; readonly error: InvalidMetaError };
 
 /** What a generated validator answers, as far as this module reads it. */
-export type MetaValueCheckResult = { readonly ok: true } | { readonly ok: false; readonly issues: readonly { readonly path: string; readonly message: string }[] };
+export type MetaValueCheckResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly issues: readonly { readonly path: string; readonly message: string; readonly keyword?: string }[] };
 
 /**
  * How a known key's value is checked, as data: a JSON type (`integer` and `number` exclude
@@ -216,7 +218,9 @@ export function metaValueProblem(check: MetaValueCheck, v: unknown): string | un
 
 /**
  * `value` checked as the member `key` of a `_meta` object by that object's validator `within`: the issues at the key or
- * inside it, their paths from the value (a required key other than `key` missing is no issue of the value's).
+ * inside it, their paths from the value (a required key other than `key` missing is no issue of the value's), and an
+ * `exception`, which the validator says at the root: only reading `value` can throw, the object around it is ours
+ * (else a getter or Proxy trap that throws inside the value would leave no issue at the key, and the value would pass).
  */
 function withinKey(within: (meta: unknown) => MetaValueCheckResult, key: string, value: unknown): MetaValueCheckResult {
   const meta = {};
@@ -224,7 +228,10 @@ function withinKey(within: (meta: unknown) => MetaValueCheckResult, key: string,
   const checked = within(meta);
   if (checked.ok) return checked;
   const at = "/" + escapeToken(key);
-  const issues = checked.issues.filter((issue) => issue.path === at || issue.path.startsWith(at + "/")).map((issue) => ({ path: issue.path.slice(at.length), message: issue.message }));
+  const mine = (path: string) => path === at || path.startsWith(at + "/");
+  const issues = checked.issues
+    .filter((issue) => mine(issue.path) || (issue.path === "" && issue.keyword === "exception"))
+    .map((issue) => ({ path: mine(issue.path) ? issue.path.slice(at.length) : "", message: issue.message }));
   return issues.length > 0 ? { ok: false, issues } : { ok: true };
 }
 
