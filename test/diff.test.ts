@@ -1130,6 +1130,29 @@ describe("diff's member paths (helper-145)", () => {
     const deprecated = JSON.parse((await cli("diff", join(ROOT, "test", "diff-fixtures", "before.ts"), after, "--json")).stdout) as typeof EXPECTED_JSON;
     expect(deprecated.deprecated.added).toContain('X."c.d"');
   });
+
+  it("keys a type's own members as an inline type's: a name that starts with a quote, or is \"[key: string]\", as a JSON string (helper-146: \"x.y\" named a property x.y and a property \"x.y\" alike)", async () => {
+    const dir = scratchDir("diff-quoted-names");
+    const [before, after, other] = [join(dir, "before.ts"), join(dir, "after.ts"), join(dir, "other.ts")];
+    const type = (quoted: string, dotted: string) =>
+      `export interface X {\n  "x.y": ${dotted};\n  '"x.y"': ${quoted};\n  "[key: string]"?: ${quoted};\n  [key: string]: unknown;\n  n?: { '"x.y"': ${quoted}; "[key: string]"?: ${quoted} };\n}\n`;
+    writeFileSync(before, type("string", "string"));
+    writeFileSync(after, type("number", "string"));
+    writeFileSync(other, type("string", "number"));
+    expect((await cli("diff", before, after)).stdout.split("\n")).toEqual([
+      "types: 1 changed",
+      "  ~ X",
+      '      ~ "[key: string]": string → number',
+      '      ~ "\\"x.y\\"": string → number',
+      '      ~ n."[key: string]": string → number',
+      '      ~ n."\\"x.y\\"": string → number',
+      "",
+    ]);
+    const properties = async (to: string) =>
+      (JSON.parse((await cli("diff", before, to, "--json")).stdout) as typeof EXPECTED_JSON).types.changed[0]!.changes.map((c) => ("property" in c ? c.property : undefined));
+    expect(await properties(after)).toEqual(['"[key: string]"', '"\\"x.y\\""', 'n."[key: string]"', 'n."\\"x.y\\""']);
+    expect(await properties(other)).toEqual(['"x.y"']);
+  });
 });
 
 describe("diff's inputs (helper-57)", () => {

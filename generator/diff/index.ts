@@ -529,12 +529,12 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: Bases, named: 
   }
   if (from.inherited === undefined || to.inherited === undefined) {
     // A manifest from before inherited properties were recorded: own properties only.
-    changes.push(...memberChanges(from.properties ?? {}, to.properties ?? {}, undefined, named));
+    changes.push(...memberChanges(byMemberKey(from.properties ?? {}), byMemberKey(to.properties ?? {}), undefined, named));
     return changes;
   }
   // Every property, inherited ones included. One that a base of the type on both sides declares (on both
   // sides, or on the one side that has it) changed there, and is compared there.
-  const all = (t: TypeSnapshot): Record<string, PropertySnapshot & { readonly from?: string }> => ({ ...t.inherited, ...t.properties });
+  const all = (t: TypeSnapshot): Record<string, PropertySnapshot & { readonly from?: string }> => byMemberKey({ ...t.inherited, ...t.properties });
   const [pa, pb] = [all(from), all(to)];
   const atBase = (name: string) => {
     const [a, b] = [Object.hasOwn(pa, name) ? own(pa, name) : undefined, Object.hasOwn(pb, name) ? own(pb, name) : undefined];
@@ -558,6 +558,15 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: Bases, named: 
     }
   }
   return changes;
+}
+
+/**
+ * A record of properties by name keyed as {@link memberKey} writes them, as an inline type's members and `params` are, so
+ * that a path names one member (helper-146: a type's own property `"x.y"`, quotes included, was `"x.y"` in paths, as the
+ * property `x.y` is). Built by fromEntries: a property named `__proto__` stays a key.
+ */
+function byMemberKey<P>(properties: Readonly<Record<string, P>>): Record<string, P> {
+  return Object.fromEntries(Object.entries(properties).map(([name, p]) => [memberKey(name), p]));
 }
 
 /** How two records of properties differ, by property name; the entry named `indexKey` (when given) is an index signature. */
