@@ -1012,6 +1012,36 @@ describe("rule selection", () => {
     expect(problems({ "com.acme/region": { zone: "a" } })).toBe("accepted");
   });
 
+  it("checks a key a _meta type extending the kind's declares with that type's validator when its value type has none of its own (helper-146: @minimum was dropped, an object type unchecked)", async () => {
+    const text = [
+      "export interface RequestMetaObject { [key: string]: unknown }",
+      "export interface TenantMetaObject extends RequestMetaObject {",
+      '  "com.acme/stream": string;',
+      "  /** @minimum 1 */",
+      '  "com.acme/tenant-id"?: number;',
+      '  "com.acme/region"?: { zone: string };',
+      "}",
+      "export interface RequestParams { _meta?: RequestMetaObject }",
+      'export interface PingRequest { method: "ping"; params?: RequestParams }',
+      "export type ClientRequest = PingRequest;",
+      "",
+    ].join("\n");
+    const dir = writeGenerated("protocol-meta-derived-within", (await generate({ schema: { text, fileName: "s.ts" }, docs: "none" })).files);
+    expect(typecheck(dir)).toEqual([]);
+    const meta = (await import(join(dir, "meta.ts"))) as Module;
+    const problems = (values: Record<string, unknown>) => {
+      const r = meta.checkRequestMeta({ _meta: values });
+      return r.ok ? r.fields : r.error.data.problems.map((p: { message: string }) => p.message);
+    };
+    // TenantMetaObject's required key is no issue of these values'.
+    expect(problems({ "com.acme/tenant-id": 0, "com.acme/region": { zone: 1 } })).toEqual([
+      "com.acme/tenant-id is malformed: must be >= 1",
+      "com.acme/region is malformed: /zone: expected string, got 1",
+    ]);
+    expect(problems({ "com.acme/tenant-id": 2, "com.acme/region": { zone: "a" } })).toEqual({ tenantId: 2, region: { zone: "a" } });
+    expect(thrown(() => meta.buildRequestMeta({ "com.acme/tenant-id": 0 }))).toBe("TypeError: invalid request _meta: com.acme/tenant-id is malformed: must be >= 1");
+  });
+
   it("names the _meta types through exported types when RequestParams and NotificationParams are not exported", async () => {
     const text = [
       "export type ProgressToken = string | number;",

@@ -260,11 +260,18 @@ function shapeView(
       : shape?.metaRequired
         ? "`_meta` is required"
         : "`_meta` and all its keys are optional";
-  // The validator of the `_meta` type itself, for the keys it declares whose value types have none of their own.
+  // The validator of the `_meta` type itself, for the keys it declares whose value types have none of their own; for a key
+  // a `_meta` type extending it declares, that type's (helper-146: such a key's @minimum was dropped, an object type unchecked).
   const containerValidate = shape?.type !== undefined && shape.type.path.length === 0 && model.isExportedType(shape.type.type) ? typeNames.get(shape.type.type)?.validate : undefined;
-  const declared = (p: Property) => !shape!.proseKeys.has(p.name) && shape!.derivedKeys?.has(p.name) !== true;
+  const declarer = (p: Property): string | undefined => {
+    if (shape!.proseKeys.has(p.name)) return undefined;
+    const derived = shape!.derivedKeys?.get(p.name);
+    if (derived === undefined) return containerValidate;
+    return derived.path.length === 1 && model.isExportedType(derived.type) ? typeNames.get(derived.type)?.validate : undefined;
+  };
   const keys = properties.map((p) => {
-    const within = containerValidate !== undefined && declared(p) && needsWithin(p.type, model) ? { validate: containerValidate, key: p.name } : undefined;
+    const validateWithin = needsWithin(p.type, model) ? declarer(p) : undefined;
+    const within = validateWithin !== undefined ? { validate: validateWithin, key: p.name } : undefined;
     const check = checkFor(p.type, model, typeNames, imports, within);
     const validate = p.type.kind === "ref" && model.isExportedType(p.type.name) ? typeNames.get(p.type.name)!.validate : undefined;
     return { p, check, code: checkCode(p.type, check, validate, within) };
