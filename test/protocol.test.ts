@@ -1042,6 +1042,23 @@ describe("rule selection", () => {
     expect(thrown(() => meta.buildRequestMeta({ "com.acme/tenant-id": 0 }))).toBe("TypeError: invalid request _meta: com.acme/tenant-id is malformed: must be >= 1");
   });
 
+  it("a _meta key two members of an intersection declare is one key: one field, one check of both (helper-146: twice, meta.ts did not compile)", async () => {
+    const text = [
+      'export type RequestMetaObject = { "com.acme/k"?: { a: string }; [key: string]: unknown } & { "com.acme/k"?: { b: number } };',
+      "export interface RequestParams { _meta?: RequestMetaObject }",
+      'export interface PingRequest { method: "ping"; params?: RequestParams }',
+      "export type ClientRequest = PingRequest;",
+      "",
+    ].join("\n");
+    const dir = writeGenerated("protocol-meta-intersection", (await generate({ schema: { text, fileName: "s.ts" }, docs: "none" })).files);
+    expect(typecheck(dir)).toEqual([]);
+    const meta = (await import(join(dir, "meta.ts"))) as Module;
+    expect(meta.checkRequestMeta({ _meta: { "com.acme/k": { a: "x", b: 1 } } })).toMatchObject({ ok: true, fields: { k: { a: "x", b: 1 } } });
+    expect(meta.checkRequestMeta({ _meta: { "com.acme/k": { a: "x" } } }).error.data.problems.map((p: { message: string }) => p.message)).toEqual([
+      'com.acme/k is malformed: /b: missing required property "b"',
+    ]);
+  });
+
   it("names the _meta types through exported types when RequestParams and NotificationParams are not exported", async () => {
     const text = [
       "export type ProgressToken = string | number;",

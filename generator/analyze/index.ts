@@ -5,7 +5,7 @@
  * (a property such as `type`, `method` or `mode` whose literal value picks the member).
  */
 import type { Declaration, ObjectType, Property, SchemaIR, TypeExpr, UnionType } from "../ir.js";
-import { checkShape, flatShape, mergedIndexSignature, refsIn } from "../shape.js";
+import { checkShape, flatShape, mergedIndexSignature, mergedShape, refsIn } from "../shape.js";
 
 /** One case of a discriminated union: the literal values that select `member`. */
 export interface DiscriminantCase {
@@ -78,6 +78,16 @@ export class Model {
     if (flat.sole) return flat.sole;
     const index = mergedIndexSignature(flat.indexSignatures);
     return index ? { kind: "object", properties: [...flat.properties], indexSignature: index } : { kind: "object", properties: [...flat.properties] };
+  }
+
+  /**
+   * The merged view of the object shape `type` stands for (see `generator/shape.ts`): a property several members of an
+   * intersection declare listed once, required when one requires it, of the intersected type; `undefined` when `type` is
+   * no object shape.
+   */
+  mergedShapeOf(type: TypeExpr): ObjectType | undefined {
+    const flat = flatShape(type, this.lookup);
+    return flat && mergedShape(flat);
   }
 
   /**

@@ -236,7 +236,9 @@ function metaShape(model: Model, declName: string, viaParams: boolean): MetaShap
   const meta = prop(owner, "_meta");
   if (meta.length !== 1) return undefined;
   const type = meta[0]!.type;
-  const shape = model.shapeOf(type);
+  // Each key once: one that two members of an intersection declare is one key of `_meta` (helper-146: twice, meta.ts did
+  // not compile).
+  const shape = model.mergedShapeOf(type);
   if (!shape) return undefined;
   const metaType = type.kind === "ref" && model.isExportedType(type.name) ? typeReference(type.name) : access;
   return { ...(metaType ? { type: metaType } : {}), metaRequired: !meta[0]!.optional, properties: shape.properties, proseKeys: new Map() };
