@@ -42,6 +42,11 @@ describe("refused schemas", () => {
 
   it.each([
     ["a non-finite literal type", "export type Inf = 1e999;\n", ["s.ts:1:19 - error MCG201: unsupported construct: literal type 1e999 (not a finite number; JSON has no such value)"]],
+    [
+      "@nullable with a value (helper-142: `@nullable false` made the property nullable)",
+      "export interface A {\n  /** @nullable false */\n  a: string;\n  /** @nullable */\n  b: string;\n}\n",
+      ['s.ts:2:7 - error MCG220: @nullable takes no value, got "false": write @nullable for a property that may be null, and no tag otherwise'],
+    ],
     ["a non-finite constant", "export const BIG = 1e999;\n", ["s.ts:1:14 - error MCG205: constant BIG must be initialised with a string or finite number literal"]],
     [
       "Omit over an index signature",

@@ -301,6 +301,8 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262",
   }
   // A tag without its value (an empty @TJS-pattern would match everything) is a mistake, not a rule.
   if (tag.name !== "nullable" && value.trim() === "") return `@${tag.name} needs a value`;
+  // `@nullable false` read as `@nullable` would make the property nullable: the tag takes no value (helper-142).
+  if (tag.name === "nullable" && value.trim() !== "") return `@nullable takes no value, got "${value.trim()}": write @nullable for a property that may be null, and no tag otherwise`;
   switch (tag.name) {
     case "TJS-type":
       if (value !== "number" && value !== "integer") return `@TJS-type ${value} is not supported (only number and integer)`;
