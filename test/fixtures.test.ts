@@ -1188,7 +1188,7 @@ describe("fixture unsupported: constructs the generator refuses, with located di
       { code: "MCG201", message: "unsupported construct: generic type alias Box<T>; declare a type of its own for each type argument it is used with", span: { file, line: 9, column: 1 } },
       {
         code: "MCG206",
-        message: "reference to an unknown type Promise: it is not declared in this file",
+        message: "Promise is a JavaScript library type with no JSON form: write the type of what is sent for it",
         span: { file, line: 12, column: 9 },
       },
       { code: "MCG201", message: "unsupported construct: keyof operator type `keyof Fine`; write the keys out as a union of string literals", span: { file, line: 15, column: 20 } },

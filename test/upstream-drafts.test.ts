@@ -43,16 +43,16 @@ describe("a standard library type: Date", () => {
 
   it("refuses Map and Set, library types the schema is not read with, as it refuses Promise (MCG206), not with TypeScript's advice to change lib (helper-55)", async () => {
     expect(await refusal("export interface A {\n  tags: Set<string>;\n  byName: Map<string, number>;\n}\n")).toEqual([
-      "s.ts:2:9 - error MCG206: reference to an unknown type Set: it is not declared in this file",
-      "s.ts:3:11 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      "s.ts:2:9 - error MCG206: Set is a JavaScript library type with no JSON form: write the type of what is sent for it",
+      "s.ts:3:11 - error MCG206: Map is a JavaScript library type with no JSON form: write the type of what is sent for it",
     ]);
   });
 
   it("says Map and Set with every other problem of the schema at once (helper-80: Promise, keyof and a function type were said only once Map was gone)", async () => {
     expect(await refusal("export interface A { m: Map<string, string>; p: Promise<string>; s: Set<number> }\nexport type K = keyof A;\nexport interface B { y: () => void }\n")).toEqual([
-      "s.ts:1:25 - error MCG206: reference to an unknown type Map: it is not declared in this file",
-      "s.ts:1:49 - error MCG206: reference to an unknown type Promise: it is not declared in this file",
-      "s.ts:1:69 - error MCG206: reference to an unknown type Set: it is not declared in this file",
+      "s.ts:1:25 - error MCG206: Map is a JavaScript library type with no JSON form: write the type of what is sent for it",
+      "s.ts:1:49 - error MCG206: Promise is a JavaScript library type with no JSON form: write the type of what is sent for it",
+      "s.ts:1:69 - error MCG206: Set is a JavaScript library type with no JSON form: write the type of what is sent for it",
       "s.ts:2:17 - error MCG201: unsupported construct: keyof operator type `keyof A`; write the keys out as a union of string literals",
       "s.ts:3:25 - error MCG201: unsupported construct: function type `() => void`",
     ]);
@@ -60,20 +60,20 @@ describe("a standard library type: Date", () => {
     // problem of its own, said beside it (helper-83: hidden).
     const beside = 'export interface A extends Map<string, string> {}\nexport type C = Map<string, string>["size"];\nexport interface B { c: Map<string, string> extends object ? string : number }\n';
     expect(await refusal(beside)).toEqual([
-      "s.ts:1:28 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      "s.ts:1:28 - error MCG206: Map is a JavaScript library type with no JSON form: write the type of what is sent for it",
       's.ts:2:17 - error MCG201: unsupported construct: indexed access type `Map<string, string>["size"]`',
-      "s.ts:2:17 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      "s.ts:2:17 - error MCG206: Map is a JavaScript library type with no JSON form: write the type of what is sent for it",
       "s.ts:3:25 - error MCG201: unsupported construct: conditional type `Map<string, string> extends object ? string : number`",
-      "s.ts:3:25 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      "s.ts:3:25 - error MCG206: Map is a JavaScript library type with no JSON form: write the type of what is sent for it",
     ]);
     // Inside a union, an intersection or a tuple, beside the other members' problems: TypeScript reads an unknown Map as
     // any, which absorbed the union, and a union said its first member's problem alone.
     const inside = "export interface A {\n  u: Map<string, number> | (() => void) | keyof B;\n  i: Set<string> & { a: symbol };\n  t: [() => void, bigint];\n}\nexport interface B { x: string }\n";
     expect(await refusal(inside)).toEqual([
-      "s.ts:2:6 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      "s.ts:2:6 - error MCG206: Map is a JavaScript library type with no JSON form: write the type of what is sent for it",
       "s.ts:2:29 - error MCG201: unsupported construct: function type `() => void`",
       "s.ts:2:43 - error MCG201: unsupported construct: keyof operator type `keyof B`; write the keys out as a union of string literals",
-      "s.ts:3:6 - error MCG206: reference to an unknown type Set: it is not declared in this file",
+      "s.ts:3:6 - error MCG206: Set is a JavaScript library type with no JSON form: write the type of what is sent for it",
       "s.ts:3:25 - error MCG201: unsupported construct: symbol keyword `symbol`",
       "s.ts:4:7 - error MCG201: unsupported construct: function type `() => void`",
       "s.ts:4:19 - error MCG201: unsupported construct: bigint keyword `bigint`",
@@ -86,9 +86,9 @@ describe("a standard library type: Date", () => {
     const failure = await generate({ schema: { path: join(ROOT, "test", "hostile-schemas", "lib-types.ts") } }).catch((e: unknown) => e);
     if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
     expect(failure.diagnostics.map((d) => formatDiagnostic(d)).map((line) => line.slice(line.indexOf("lib-types.ts")))).toEqual([
-      "lib-types.ts:4:12 - error MCG206: reference to an unknown type RegExp: it is not declared in this file",
-      "lib-types.ts:5:12 - error MCG206: reference to an unknown type Promise: it is not declared in this file",
-      "lib-types.ts:6:10 - error MCG206: reference to an unknown type ArrayBuffer: it is not declared in this file",
+      "lib-types.ts:4:12 - error MCG206: RegExp is a JavaScript library type with no JSON form: write the type of what is sent for it",
+      "lib-types.ts:5:12 - error MCG206: Promise is a JavaScript library type with no JSON form: write the type of what is sent for it",
+      "lib-types.ts:6:10 - error MCG206: ArrayBuffer is a JavaScript library type with no JSON form: write the type of what is sent for it",
     ]);
   });
 });
@@ -267,7 +267,7 @@ describe("one root cause, one diagnostic", () => {
     const failure = await generate({ schema: { path: join(DIR, "cascade.ts") } }).catch((e: unknown) => e);
     if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
     expect(failure.diagnostics.map((d) => formatDiagnostic(d)).map((line) => line.slice(line.indexOf("cascade.ts")))).toEqual([
-      "cascade.ts:3:29 - error MCG206: reference to an unknown type Promise: it is not declared in this file",
+      "cascade.ts:3:29 - error MCG206: Promise is a JavaScript library type with no JSON form: write the type of what is sent for it",
     ]);
   });
 
@@ -275,7 +275,7 @@ describe("one root cause, one diagnostic", () => {
     const failure = await generate({ schema: { path: join(DIR, "cascade-alias.ts") } }).catch((e: unknown) => e);
     if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
     expect(failure.diagnostics.map((d) => formatDiagnostic(d)).map((line) => line.slice(line.indexOf("cascade-alias.ts")))).toEqual([
-      "cascade-alias.ts:2:31 - error MCG206: reference to an unknown type Promise: it is not declared in this file",
+      "cascade-alias.ts:2:31 - error MCG206: Promise is a JavaScript library type with no JSON form: write the type of what is sent for it",
     ]);
   });
 

@@ -351,8 +351,42 @@ export function unknownTypeMessage(name: string): string {
   if (LIBRARY_TYPE_OPERATORS.has(name)) {
     return `${name} is a TypeScript library type the generator does not read (of those it reads Omit, Pick, Partial, Required, Readonly, Record, Array and ReadonlyArray): write out the type it stands for`;
   }
+  if (LIBRARY_TYPES_WITHOUT_JSON.has(name)) return `${name} is a JavaScript library type with no JSON form: write the type of what is sent for it`;
   return `reference to an unknown type ${name}: it is not declared in this file`;
 }
+
+/** JavaScript's library types whose values JSON cannot carry (`Date` is read as a `date-time` string instead). */
+const LIBRARY_TYPES_WITHOUT_JSON: ReadonlySet<string> = new Set([
+  "Promise",
+  "PromiseLike",
+  "Map",
+  "Set",
+  "WeakMap",
+  "WeakSet",
+  "WeakRef",
+  "ReadonlyMap",
+  "ReadonlySet",
+  "RegExp",
+  "Function",
+  "Symbol",
+  "Error",
+  "ArrayBuffer",
+  "SharedArrayBuffer",
+  "DataView",
+  "Uint8Array",
+  "Int8Array",
+  "Uint16Array",
+  "Int16Array",
+  "Uint32Array",
+  "Int32Array",
+  "Float32Array",
+  "Float64Array",
+  "BigInt64Array",
+  "BigUint64Array",
+  "Iterable",
+  "Iterator",
+  "Generator",
+]);
 
 /** TypeScript's library types that compute a type from others: a schema that uses one is told so, not that the name is unknown. */
 const LIBRARY_TYPE_OPERATORS: ReadonlySet<string> = new Set([
