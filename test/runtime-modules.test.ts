@@ -105,7 +105,8 @@ describe("runtime/methods.ts", () => {
     expect(resolve({ resultType: "x-ext" })).toEqual({ ok: false, reason: `unknown resultType "x-ext" (an extension's is accepted when options.known names it)` });
     expect(resolve({ resultType: "x-ext" }, { known: ["x-ext"] })).toEqual({ ok: true, resultType: "x-ext" });
     expect(resolve({ resultType: 1 })).toEqual({ ok: false, reason: "resultType must be a string" });
-    expect(resolve([])).toEqual({ ok: false, reason: "a result is an object" });
+    expect(resolve([])).toEqual({ ok: false, reason: "a result is an object, got an array" });
+    expect(resolve(undefined)).toEqual({ ok: false, reason: "a result is an object, got undefined" });
     expect(resolve(Object.create({ resultType: "input_required" }))).toEqual({ ok: true, resultType: "complete" });
     expect(resolve({ resultType: "y".repeat(70) })).toEqual({ ok: false, reason: `unknown resultType "${"y".repeat(60)}…" (an extension's is accepted when options.known names it)` });
     const hostile = new Proxy({}, { getOwnPropertyDescriptor: () => { throw new Error("trap"); } });
@@ -144,7 +145,8 @@ describe("runtime/methods.ts", () => {
     expect(parse("notifications/cancelled", {})).toEqual({ ok: false, issues: [{ path: "", message: 'no request method "notifications/cancelled"', keyword: "method" }] });
     expect(parse(7 as unknown as string, {})).toEqual({ ok: false, issues: [{ path: "", message: "a method is a string", keyword: "method" }] });
     expect(parse("ping", { resultType: "x-ext" }, { known: ["x-ext"] })).toEqual({ ok: true, resultType: "x-ext", type: null, value: { resultType: "x-ext" } });
-    expect(parse("ping", null)).toEqual({ ok: false, issues: [{ path: "", message: "a result is an object", keyword: "type" }] });
+    expect(parse("ping", null)).toEqual({ ok: false, issues: [{ path: "", message: "a result is an object, got null", keyword: "type" }] });
+    expect(parse("ping", "ok")).toEqual({ ok: false, issues: [{ path: "", message: "a result is an object, got string", keyword: "type" }] });
     const throwing = new Proxy({}, { ownKeys: () => { throw new Error("trap"); } });
     expect(parse("ping", throwing)).toEqual({ ok: false, issues: [{ path: "", message: "the result could not be read", keyword: "exception" }] });
   });

@@ -106,7 +106,11 @@ function readResultType(
   | { readonly ok: false; readonly reason: string; readonly path: "" | "/resultType"; readonly keyword: string } {
   let value: unknown;
   try {
-    if (typeof result !== "object" || result === null || Array.isArray(result)) return { ok: false, reason: "a result is an object", path: "", keyword: "type" };
+    if (typeof result !== "object" || result === null || Array.isArray(result)) {
+      // What came, as the validators say it: `undefined` is the usual one, a response without `result`.
+      const got = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result;
+      return { ok: false, reason: "a result is an object, got " + got, path: "", keyword: "type" };
+    }
     value = hasOwn.call(result, "resultType") ? (result as { resultType?: unknown }).resultType : undefined;
   } catch {
     return { ok: false, reason: "the result could not be read", path: "", keyword: "exception" };
