@@ -937,13 +937,24 @@ describe("rule selection", () => {
     expect(Object.keys(methods.METHODS)).toEqual(["__proto__", "ping"]);
   });
 
+  /**
+   * The meta.ts of a schema whose requests' `_meta` is `metaType`, after `declarations` (one ping request, its params'
+   * `_meta` of that type), written to `test/.tmp/<name>` and type-checked; `problems(values)` is `checkRequestMeta` of a
+   * `_meta` holding `values`: its fields, or the messages of its problems.
+   */
+  async function metaOf(name: string, declarations: readonly string[], metaType = "RequestMetaObject") {
+    const text = [...declarations, `export interface RequestParams { _meta?: ${metaType} }`, 'export interface PingRequest { method: "ping"; params?: RequestParams }', "export type ClientRequest = PingRequest;", ""];
+    const dir = writeGenerated(name, (await generate({ schema: { text: text.join("\n"), fileName: "s.ts" }, docs: "none" })).files);
+    expect(typecheck(dir)).toEqual([]);
+    const meta = (await import(join(dir, "meta.ts"))) as Module;
+    const problems = (values: Record<string, unknown>): unknown => {
+      const r = meta.checkRequestMeta({ _meta: values });
+      return r.ok ? r.fields : r.error.data.problems.map((p: { message: string }) => p.message);
+    };
+    return { meta, problems };
+  }
+
   it("checks a _meta key whose value type has no validator of its own with the _meta type's, constraint tags included (helper-142: @minimum and @format were dropped)", async () => {
-    const declarations = (meta: string) => [
-      `export interface RequestParams { _meta?: ${meta} }`,
-      'export interface PingRequest { method: "ping"; params?: RequestParams }',
-      "export type ClientRequest = PingRequest;",
-      "",
-    ];
     const keys = [
       '  /** @minimum 1 */ "com.acme/tenant-id"?: number;',
       '  "com.acme/region"?: { zone: string; rack?: number };',
@@ -951,14 +962,7 @@ describe("rule selection", () => {
       '  "com.acme/plain"?: string;',
       "  [key: string]: unknown;",
     ];
-    const named = ["export interface RequestMetaObject {", ...keys, "}", ...declarations("RequestMetaObject")].join("\n");
-    const dir = writeGenerated("protocol-meta-within", (await generate({ schema: { text: named, fileName: "s.ts" }, docs: "none" })).files);
-    expect(typecheck(dir)).toEqual([]);
-    const meta = (await import(join(dir, "meta.ts"))) as Module;
-    const problems = (values: Record<string, unknown>) => {
-      const r = meta.checkRequestMeta({ _meta: values });
-      return r.ok ? r.fields : r.error.data.problems.map((p: { message: string }) => p.message);
-    };
+    const { meta, problems } = await metaOf("protocol-meta-within", ["export interface RequestMetaObject {", ...keys, "}"]);
     expect(problems({ "com.acme/tenant-id": 0, "com.acme/region": { zone: 1 }, "com.acme/callback": "not a uri", "com.acme/plain": 5 })).toEqual([
       "com.acme/tenant-id is malformed: must be >= 1",
       "com.acme/region is malformed: /zone: expected string, got 1",
@@ -969,29 +973,19 @@ describe("rule selection", () => {
     expect(problems(good)).toEqual({ tenantId: 3, region: { zone: "a", rack: 2 }, callback: "https://x.example/cb", plain: "p" });
     expect(thrown(() => meta.buildRequestMeta({ "com.acme/tenant-id": -3 }))).toBe("TypeError: invalid request _meta: com.acme/tenant-id is malformed: must be >= 1");
     // A _meta type written in place has no validator: such keys stay unchecked, a keyword checked as its JSON type.
-    const inline = declarations(`{\n${keys.join("\n")}\n}`).join("\n");
-    const inPlace = writeGenerated("protocol-meta-inline", (await generate({ schema: { text: inline, fileName: "s.ts" }, docs: "none" })).files);
-    const loose = (await import(join(inPlace, "meta.ts"))) as Module;
-    expect(loose.checkRequestMeta({ _meta: { "com.acme/tenant-id": 0, "com.acme/region": { zone: 1 }, "com.acme/plain": 5 } }).error.data.problems.map((p: { message: string }) => p.message)).toEqual([
-      "com.acme/plain is malformed: expected string",
-    ]);
+    const loose = await metaOf("protocol-meta-inline", [], `{\n${keys.join("\n")}\n}`);
+    expect(loose.problems({ "com.acme/tenant-id": 0, "com.acme/region": { zone: 1 }, "com.acme/plain": 5 })).toEqual(["com.acme/plain is malformed: expected string"]);
   });
 
   it("refuses a _meta key checked by its _meta type's validator when reading the value throws, as a key with a validator of its own (helper-146: accepted)", async () => {
-    const text = [
+    const { problems: checked } = await metaOf("protocol-meta-within-throws", [
       "export interface Implementation { name: string }",
       "export interface RequestMetaObject {",
       '  "com.acme/region"?: { zone: string };',
       '  "com.acme/client"?: Implementation;',
       "  [key: string]: unknown;",
       "}",
-      "export interface RequestParams { _meta?: RequestMetaObject }",
-      'export interface PingRequest { method: "ping"; params?: RequestParams }',
-      "export type ClientRequest = PingRequest;",
-      "",
-    ].join("\n");
-    const dir = writeGenerated("protocol-meta-within-throws", (await generate({ schema: { text, fileName: "s.ts" }, docs: "none" })).files);
-    const meta = (await import(join(dir, "meta.ts"))) as Module;
+    ]);
     const throwing = () => ({
       get zone(): string {
         throw new Error("boom");
@@ -1002,8 +996,8 @@ describe("rule selection", () => {
     });
     const trapped = new Proxy({ zone: "a" }, { get: () => { throw new Error("trap"); } });
     const problems = (values: Record<string, unknown>) => {
-      const r = meta.checkRequestMeta({ _meta: values });
-      return r.ok ? "accepted" : r.error.data.problems.map((p: { message: string }) => p.message);
+      const found = checked(values);
+      return Array.isArray(found) ? found : "accepted";
     };
     // As a key whose value type has a validator of its own says it.
     expect(problems({ "com.acme/client": throwing() })).toEqual(["com.acme/client is malformed: the check threw: Error: boom"]);
@@ -1013,7 +1007,7 @@ describe("rule selection", () => {
   });
 
   it("checks a key a _meta type extending the kind's declares with that type's validator when its value type has none of its own (helper-146: @minimum was dropped, an object type unchecked)", async () => {
-    const text = [
+    const { meta, problems } = await metaOf("protocol-meta-derived-within", [
       "export interface RequestMetaObject { [key: string]: unknown }",
       "export interface TenantMetaObject extends RequestMetaObject {",
       '  "com.acme/stream": string;',
@@ -1021,18 +1015,7 @@ describe("rule selection", () => {
       '  "com.acme/tenant-id"?: number;',
       '  "com.acme/region"?: { zone: string };',
       "}",
-      "export interface RequestParams { _meta?: RequestMetaObject }",
-      'export interface PingRequest { method: "ping"; params?: RequestParams }',
-      "export type ClientRequest = PingRequest;",
-      "",
-    ].join("\n");
-    const dir = writeGenerated("protocol-meta-derived-within", (await generate({ schema: { text, fileName: "s.ts" }, docs: "none" })).files);
-    expect(typecheck(dir)).toEqual([]);
-    const meta = (await import(join(dir, "meta.ts"))) as Module;
-    const problems = (values: Record<string, unknown>) => {
-      const r = meta.checkRequestMeta({ _meta: values });
-      return r.ok ? r.fields : r.error.data.problems.map((p: { message: string }) => p.message);
-    };
+    ]);
     // TenantMetaObject's required key is no issue of these values'.
     expect(problems({ "com.acme/tenant-id": 0, "com.acme/region": { zone: 1 } })).toEqual([
       "com.acme/tenant-id is malformed: must be >= 1",
@@ -1043,20 +1026,11 @@ describe("rule selection", () => {
   });
 
   it("a _meta key two members of an intersection declare is one key: one field, one check of both (helper-146: twice, meta.ts did not compile)", async () => {
-    const text = [
+    const { problems } = await metaOf("protocol-meta-intersection", [
       'export type RequestMetaObject = { "com.acme/k"?: { a: string }; [key: string]: unknown } & { "com.acme/k"?: { b: number } };',
-      "export interface RequestParams { _meta?: RequestMetaObject }",
-      'export interface PingRequest { method: "ping"; params?: RequestParams }',
-      "export type ClientRequest = PingRequest;",
-      "",
-    ].join("\n");
-    const dir = writeGenerated("protocol-meta-intersection", (await generate({ schema: { text, fileName: "s.ts" }, docs: "none" })).files);
-    expect(typecheck(dir)).toEqual([]);
-    const meta = (await import(join(dir, "meta.ts"))) as Module;
-    expect(meta.checkRequestMeta({ _meta: { "com.acme/k": { a: "x", b: 1 } } })).toMatchObject({ ok: true, fields: { k: { a: "x", b: 1 } } });
-    expect(meta.checkRequestMeta({ _meta: { "com.acme/k": { a: "x" } } }).error.data.problems.map((p: { message: string }) => p.message)).toEqual([
-      'com.acme/k is malformed: /b: missing required property "b"',
     ]);
+    expect(problems({ "com.acme/k": { a: "x", b: 1 } })).toEqual({ k: { a: "x", b: 1 } });
+    expect(problems({ "com.acme/k": { a: "x" } })).toEqual(['com.acme/k is malformed: /b: missing required property "b"']);
   });
 
   it("names the _meta types through exported types when RequestParams and NotificationParams are not exported", async () => {
