@@ -277,6 +277,23 @@ export function retainedBytes(value: unknown, cap: number = Number.POSITIVE_INFI
   }
 }
 
+/**
+ * `bytes`' first `size` bytes with `chunk` after them: written into `bytes` when it has room, else
+ * into a new array twice as long (at least `size + chunk.length`, at most `limit` bytes) that the
+ * first `size` bytes are copied to. The transports gather a message that arrives in pieces so, in
+ * one array grown by doubling: kept as they came, a message sent a byte at a time costs an object
+ * of about a hundred bytes for each byte. The caller keeps `size + chunk.length` within `limit`.
+ */
+export function appendBytes(bytes: Uint8Array, size: number, chunk: Uint8Array, limit: number): Uint8Array {
+  if (size + chunk.length > bytes.length) {
+    const grown = new Uint8Array(Math.min(limit, Math.max(2 * bytes.length, size + chunk.length)));
+    grown.set(bytes.subarray(0, size));
+    bytes = grown;
+  }
+  bytes.set(chunk, size);
+  return bytes;
+}
+
 /** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */
 export function escapeToken(k: string): string {
   return k.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -39,7 +39,7 @@
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { DispatchErrorObject, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isNotificationMessage, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
+import { appendBytes, isNotificationMessage, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -247,24 +247,29 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       });
   };
 
-  // Bytes of the current line, and whether it already went over the limit (then it is skipped to its end).
-  let chunks: Buffer[] = [];
+  // The start of the current line read in earlier chunks (its first `size` bytes), and whether the line already went over
+  // the limit (then it is skipped to its end).
+  let line: Uint8Array = NO_BYTES;
   let size = 0;
   let skipping = false;
   const endLine = (last: Buffer) => {
     if (skipping) {
       skipping = false;
     } else {
-      const bytes = chunks.length === 0 ? last : Buffer.concat([...chunks, last]);
+      let bytes = last;
+      if (size > 0) {
+        const whole = appendBytes(line, size, last, size + last.length);
+        bytes = Buffer.from(whole.buffer, whole.byteOffset, size + last.length);
+      }
       const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
       arrive(bytes.subarray(0, end));
     }
-    chunks = [];
+    line = NO_BYTES;
     size = 0;
   };
   function tooLong(): void {
     skipping = true;
-    chunks = [];
+    line = NO_BYTES;
     size = 0;
     write({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the message is longer than ${maxLineBytes} bytes` } });
   }
@@ -534,8 +539,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
         return;
       }
       // The limit counts the message: a CR ending the line is not part of it.
-      const last = chunks[chunks.length - 1];
-      const before = newline > start ? chunk[newline - 1] : last?.[last.length - 1];
+      const before = newline > start ? chunk[newline - 1] : size > 0 ? line[size - 1] : undefined;
       const length = size + newline - start - (before === 0x0d ? 1 : 0);
       if (!skipping && length > maxLineBytes) tooLong();
       endLine(chunk.subarray(start, newline));
@@ -550,7 +554,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return;
     }
     // Copied: a small remainder must not keep the whole chunk it came in alive.
-    chunks.push(Buffer.from(chunk));
+    line = appendBytes(line, size, chunk, maxLineBytes + 1);
     size += chunk.length;
   }
   input.on("data", (data: Buffer | string) => {
@@ -650,7 +654,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     close: () => {
       // Lines already read are still answered (those kept unread too); a line not read to its end is dropped.
       if (!closing) holdUnread(false);
-      chunks = [];
+      line = NO_BYTES;
       size = 0;
       beginShutdown(true);
       return closed;

@@ -20,7 +20,7 @@ import {
   type MethodRow,
   type RequestContextCore,
 } from "../runtime/dispatcher.js";
-import { deepFreeze, escapeToken, isJsonData, retainedBytes, isPlainArray, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
+import { appendBytes, deepFreeze, escapeToken, isJsonData, retainedBytes, isPlainArray, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
 import { checkToolArguments } from "../runtime/tool-arguments.js";
 import { generateInto, ROOT, SPEC_DIR } from "./support/corpus.js";
 import { strictestDiagnostics } from "./support/strict.js";
@@ -38,6 +38,26 @@ describe("runtime modules' exported values", () => {
 });
 
 describe("runtime/json.ts", () => {
+  it("appendBytes writes into the array while it has room, then into one twice as long (at most the limit), keeping the bytes before", () => {
+    const bytes = (...b: number[]) => Uint8Array.from(b);
+    let into: Uint8Array = new Uint8Array(0);
+    let size = 0;
+    const grownTo: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const next = appendBytes(into, size, bytes(i), 12);
+      if (next !== into) grownTo.push(next.length);
+      into = next;
+      size++;
+    }
+    expect(grownTo).toEqual([1, 2, 4, 8, 12]);
+    expect([...into.subarray(0, size)]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // A chunk larger than the doubling: the array is as long as both.
+    const wide = appendBytes(bytes(1, 2), 1, bytes(7, 8, 9, 10, 11), 100);
+    expect([...wide]).toEqual([1, 7, 8, 9, 10, 11]);
+    // The bytes past `size` in the old array are not copied.
+    expect([...appendBytes(bytes(5, 6, 7), 1, bytes(8, 9, 10), 100)]).toEqual([5, 8, 9, 10, 0, 0]);
+  });
+
   it("retainedBytes counts a parsed JSON value's memory by its weights, walks any depth, and stops past its cap", () => {
     // 8 a value; numbers other than small integers 16 more; strings 16 + length (2 × length past U+00FF); arrays 32, objects 48,
     // members 32 + the key's length.

@@ -774,6 +774,42 @@ describe("stdio transport, hardened", () => {
     await within(server.closed, 3000, "closed");
     expect(answers(out).get(4)?.at(-1)?.result?.["resultType"]).toBe("complete");
   });
+
+  it("a line arriving a byte at a time keeps its bytes, not an object a byte (helper-143)", async () => {
+    // A process of its own, after collecting garbage: its input is written a byte a chunk, yielding so that each is read alone.
+    const server = join(processDir, "stdio-tiny-chunks.js");
+    writeFileSync(
+      server,
+      `import { PassThrough } from "node:stream";
+import { serveStdio } from "./generated/runtime/stdio.js";
+let held = 0;
+const dispatcher = { handle: () => (held++, new Promise(() => {})), closeChannel() {}, closeSubscriptions() {}, opensSession: () => false };
+const input = new PassThrough();
+const output = new PassThrough();
+output.resume();
+serveStdio(dispatcher, { input, output });
+const memory = () => { globalThis.gc(); globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.external + m.arrayBuffers; };
+const text = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { junk: "x".repeat(512 * 1024) } });
+const before = memory();
+for (let i = 0; i < text.length; i++) {
+  input.write(Buffer.from(text[i]));
+  if (i % 512 === 0) await new Promise((resolve) => setImmediate(resolve));
+}
+await new Promise((resolve) => setImmediate(resolve));
+const arriving = memory() - before;
+input.write("\\n");
+await new Promise((resolve) => setTimeout(resolve, 50));
+process.send({ bytes: text.length, arriving, held });
+process.exit(0);
+`,
+    );
+    const child = fork(server, [], { execArgv: ["--expose-gc"], stdio: "pipe" });
+    const [measured] = (await within(once(child, "message"), 60_000, "the measurement")) as [{ bytes: number; arriving: number; held: number }];
+    expect(measured.held).toBe(1);
+    // The line's bytes in an array grown by doubling, and the stream's writes not read yet: about 3.6× its size here. Kept a
+    // chunk each, they took about 137×.
+    expect(measured.arriving).toBeLessThan(8 * measured.bytes);
+  });
 });
 
 /** POSTs one JSON-RPC message on a connection of its own; the request metadata headers mirror the body. */
