@@ -902,6 +902,15 @@ describe("rule selection", () => {
     ]);
   });
 
+  it("refuses an error-code constant whose letters outside ASCII its names would drop (helper-142: ACME_ÉCHEC gave AcmeChec)", async () => {
+    const text = "export const ACME_ÉCHEC = -32050;\nexport const ÜBER_2_FAILED = -32051;\nexport const ACME_FAILED = -32052;\n";
+    const failure = (await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e)) as GeneratorError;
+    expect(failure.diagnostics.map((d) => `${d.code} ${d.span?.line}:${d.span?.column} ${d.message}`)).toEqual([
+      "MCG301 1:14 error-code constant ACME_ÉCHEC holds É, which the names would drop (they are made of its ASCII letters and digits: AcmeChec, acmeChec); rename the constant",
+      "MCG301 2:14 error-code constant ÜBER_2_FAILED holds Ü, which the names would drop (they are made of its ASCII letters and digits: Ber2Failed, ber2Failed); rename the constant",
+    ]);
+  });
+
   it("generates a compiling errors.ts for constants named like its internal helpers or its types", async () => {
     const text = "export const RESERVED = -32053;\nexport const RESPONSE = -32054;\nexport const ERROR_CODE_CLASS = -32055;\n";
     const result = await generate({ schema: { text, fileName: "s.ts" } });

@@ -69,10 +69,18 @@ export function declareErrorNames(table: SymbolTable, file: string, facts: Proto
     const names = namesOf(f.constant);
     out.set(f.constant, names);
     const at = f.span ? { span: f.span } : {};
-    if (!isPlainIdentifier(names.member) || !isPlainIdentifier(names.constructorName)) {
+    // Letters and digits outside ASCII would be dropped from the names (`ACME_ÉCHEC` gave `AcmeChec`): refused, as a name
+    // without letters is.
+    const dropped = [...new Set(f.constant.match(/[\p{L}\p{N}]/gu) ?? [])].filter((c) => c > "\x7f");
+    if (!isPlainIdentifier(names.member) || !isPlainIdentifier(names.constructorName) || dropped.length > 0) {
       // No words at all: the names are made of a constant's ASCII letters and digits only, and an empty pair says nothing.
-      const gives = names.member === "" ? "no name (the names are made of its ASCII letters and digits, and it has none)" : `no usable name (${names.member}, ${names.constructorName})`;
-      table.report({ code: "MCG301", message: `error-code constant ${f.constant} gives ${gives}; rename the constant`, ...at });
+      const gives =
+        names.member === ""
+          ? "gives no name (the names are made of its ASCII letters and digits, and it has none)"
+          : dropped.length > 0
+            ? `holds ${dropped.join(", ")}, which the names would drop (they are made of its ASCII letters and digits: ${names.member}, ${names.constructorName})`
+            : `gives no usable name (${names.member}, ${names.constructorName})`;
+      table.report({ code: "MCG301", message: `error-code constant ${f.constant} ${gives}; rename the constant`, ...at });
       continue;
     }
     // Member and constructor come from the same words: two constants share both or neither, and both give one message.
