@@ -71,7 +71,8 @@
  *   `subscriptions/listen` streams get their result, legacy sessions are closed (their GET streams
  *   end; a request waiting for the client's answer to a server→client request is answered
  *   `-32603` at once), requests in flight get `shutdownGraceMs` to finish, then every request
- *   still running is answered `-32603` "Server shutting down".
+ *   still running is answered `-32603` "Server shutting down", and one whose body is still
+ *   arriving 503 (its connection closed a second later if the body has not ended).
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
@@ -598,6 +599,12 @@ function tooLarge(limit: number): string {
 
 /** A body refused (see {@link refuseBody}): how much more of it is read and dropped so that the client reads the answer. */
 const DRAIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * At a shutdown, how long a body still arriving at the end of the grace period is read (and
+ * dropped) after its 503, in milliseconds, before its connection is closed.
+ */
+const SHUTDOWN_DRAIN_MS = 1000;
 
 /** The bytes of the bodies the server holds at once: the requests being received and served. */
 interface BodyBudget {
@@ -1403,18 +1410,25 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     clearTimeout(graceTimer);
     // In the dispatcher: answered -32603 at once; still receiving its body: 503.
     shutdown.abort(SHUTTING_DOWN);
+    const receiving: Exchange[] = [];
     for (const exchange of exchanges) {
       if (exchange.dispatched) exchange.timed?.abort(SHUTTING_DOWN);
       // Still receiving its body: 503, read to the end of the body like a 413, so that a client still sending reads it.
-      else if (!exchange.res.headersSent) refuseBody(exchange.req, exchange.res, limit, 503, SHUTTING_DOWN);
-      else exchange.res.end();
+      else if (!exchange.res.headersSent) {
+        refuseBody(exchange.req, exchange.res, limit, 503, SHUTTING_DOWN);
+        receiving.push(exchange);
+      } else exchange.res.end();
     }
+    // For SHUTDOWN_DRAIN_MS at most: a client sending its body slowly (a byte a second) held the shutdown until
+    // receiveTimeoutMs or sendTimeoutMs cut it, about 30 s, past what a process manager waits after SIGTERM (docker stop, 10 s).
+    const drainTimer = receiving.length === 0 ? undefined : setTimeout(() => receiving.forEach((e) => e.req.socket.destroy()), SHUTDOWN_DRAIN_MS);
     // The answers are written at once. A client taking them slowly gets them whole; one that does not read them does not hold the
     // shutdown up for longer than sendTimeoutMs (each answer's connection is closed then: flushWithin). Before, that was one
     // second, and an 8 MB answer read at 1 MB/s was cut in the middle.
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled(), new Promise<void>((resolve) => (flushTimer = setTimeout(resolve, sendTimeoutMs)))]);
     clearTimeout(flushTimer);
+    clearTimeout(drainTimer);
   };
 
   /** Whether a request for this endpoint declares a body over `maxBodyBytes` (for `Expect: 100-continue`). */

@@ -1663,6 +1663,42 @@ process.on("message", () => s.close().then(() => process.send("closed")));
     expect(seen).toEqual(Array(4).fill("503"));
   });
 
+  it("on close(), a body still arriving slowly after its 503 holds the shutdown for a second, not until the send timeout (helper-143)", async () => {
+    const script = join(processDir, "closing-slow-upload.js");
+    writeFileSync(
+      script,
+      `import { serveHttp } from "./generated/runtime/http.js";
+const dispatcher = { handle: async () => undefined, closeSubscriptions() {}, findTool() {}, supportedProtocolVersions: ["${VERSION}"], capabilities: {} };
+const s = await serveHttp(dispatcher, { port: 0, shutdownGraceMs: 300 });
+process.send(s.url);
+process.on("message", () => { const started = Date.now(); s.close().then(() => process.send(Date.now() - started)); });
+`,
+    );
+    const child = fork(script, [], { stdio: "pipe" });
+    let sending: ReturnType<typeof setInterval> | undefined;
+    try {
+      const [url] = (await within(once(child, "message"), 10_000, "the server's url")) as [string];
+      const target = new URL(url);
+      const socket = connect(Number(target.port), target.hostname);
+      let got = "";
+      socket.on("data", (d: Buffer) => (got += d.toString("latin1")));
+      socket.on("error", () => {});
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{\r\n`);
+      // A byte every 100 ms, never the last chunk.
+      sending = setInterval(() => socket.destroyed || socket.write("1\r\n \r\n"), 100);
+      await sleep(200);
+      child.send("close");
+      const [took] = (await within(once(child, "message"), 10_000, "the shutdown")) as [number];
+      // The grace period (300 ms), then the 503 and at most a second of the body; before, the send timeout's 30 s.
+      expect(took).toBeLessThan(3000);
+      expect(/^HTTP\/1\.1 (\d+)/.exec(got)?.[1]).toBe("503");
+    } finally {
+      clearInterval(sending);
+      child.kill();
+      await once(child, "exit");
+    }
+  });
+
   it("a request being served keeps its parsed message only, not its body's bytes or text (helper-61)", async () => {
     // Measured in a process of its own, after collecting garbage: ten requests of 4 MiB that never end.
     const { child, reply } = memoryServer("held-bodies.js");
