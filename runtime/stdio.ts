@@ -88,6 +88,13 @@ const HELD_LINE_COST = 512;
 const NO_BYTES = Buffer.alloc(0);
 /** A reader this far behind (or `maxOutputBytes`, when larger) has notifications dropped until it catches up: see `behind` in {@link serveStdio}. */
 const NOTIFICATION_BACKLOG_BYTES = 16 * 1024 * 1024;
+/**
+ * Notifications that say some state changed (a list, a subscribed resource), not what it is now:
+ * one dropped for a reader far behind is written again once it caught up (see `behind`).
+ */
+const STATE_CHANGES = /^notifications\/(?:[a-z]+\/list_changed|resources\/updated)$/;
+/** The most distinct state-change notifications kept for a reader far behind; more are dropped as the others are. */
+const MAX_DEFERRED = 1024;
 
 /**
  * Serves `dispatcher` over stdio. Requests are answered concurrently, each as soon as it is
@@ -157,14 +164,34 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * bounded by the requests running); a handler's notifications (progress, log messages, a listen
    * stream's changes) are not, and a reader that stopped reading would have them kept without bound
    * (before, 4 progress streams to one held 1.3 GB after 20 s). `notifications/cancelled` is the
-   * core's, a few per request, and ends what the client holds: it is kept.
+   * core's, a few per request, and ends what the client holds: it is kept. A state change dropped
+   * (`notifications/tools/list_changed`, `notifications/resources/updated`, …) is kept, one of each
+   * text, and written once the reader has caught up.
    */
   const behind = (message: OutgoingMessage): boolean => {
     if (!isNotificationMessage(message) || own(message, "method") === "notifications/cancelled") return false;
-    if (output.writableLength <= (dropping ? maxBacklog / 2 : maxBacklog)) return (dropping = false);
+    if (output.writableLength <= (dropping ? maxBacklog / 2 : maxBacklog)) {
+      caughtUp();
+      return false;
+    }
     if (!dropping) process.stderr.write(`stdio: the reader is more than ${maxBacklog} bytes behind: notifications are dropped until it catches up (answers are not)\n`);
-    return (dropping = true);
+    dropping = true;
+    const method = own(message, "method");
+    if (typeof method === "string" && STATE_CHANGES.test(method) && deferred.size < MAX_DEFERRED) {
+      const text = wireText(message);
+      if (text !== undefined) deferred.add(text);
+    }
+    return true;
   };
+  // The state changes dropped while the reader was behind, as written (one of each): a client that missed a list's change
+  // would keep the list it has for good. They are written once it has caught up.
+  const deferred = new Set<string>();
+  function caughtUp(): void {
+    dropping = false;
+    const texts = [...deferred];
+    deferred.clear();
+    if (!broken) for (const text of texts) output.write(text + "\n");
+  }
   // Notifications and server→client requests (of a request, or of the channel's legacy session) all go to stdout.
   const notify = (message: OutgoingMessage) => {
     if (!behind(message)) write(message);
@@ -564,7 +591,10 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     pump();
   });
   // Paused for output: resume when it drains (the mark is at least the output's own high-water mark, so a 'drain' comes).
-  output.on("drain", () => pump());
+  output.on("drain", () => {
+    if (dropping) caughtUp();
+    pump();
+  });
 
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {

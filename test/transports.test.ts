@@ -156,6 +156,7 @@ function slowReader() {
   let finish = () => {};
   const dispatcher = m.dispatch.createServerDispatcher({
     serverInfo: SERVER_INFO,
+    capabilities: { tools: { listChanged: true } },
     tools: [
       {
         definition: { name: "stream", inputSchema: NO_ARGS },
@@ -190,6 +191,7 @@ function slowReader() {
     output,
     input,
     server,
+    dispatcher,
     notes,
     send: (n: number) => send(n),
     finish: () => finish(),
@@ -387,6 +389,29 @@ describe("stdio transport, hardened", () => {
     expect(progress).toBeGreaterThan(400);
     expect(progress).toBeLessThan(1000);
     expect(lines.at(-1)).toMatchObject({ id: 1, result: { content: text("streamed").content } });
+  });
+
+  it("writes a list change dropped for a reader far behind once it caught up, one of each, so that its list is not stale for good (helper-144)", async () => {
+    const r = slowReader();
+    r.input.write(line(listen(2)));
+    await sleep(50);
+    r.send(600);
+    expect(r.notes).toHaveLength(1);
+    // Dropped while the reader is behind; the same change twice is one.
+    for (let i = 0; i < 3; i++) r.dispatcher.publish("notifications/tools/list_changed");
+    const changes = () => r.messages().filter((l) => l["method"] === "notifications/tools/list_changed");
+    expect(changes()).toHaveLength(0);
+    await r.release();
+    await sleep(20);
+    expect(changes()).toHaveLength(1);
+    expect(changes()[0]!["params"]).toMatchObject({ _meta: { "io.modelcontextprotocol/subscriptionId": 2 } });
+    // Caught up: the next change is written at once.
+    r.dispatcher.publish("notifications/tools/list_changed");
+    await sleep(1);
+    expect(changes()).toHaveLength(2);
+    r.finish();
+    r.input.end();
+    await within(r.server.closed, 5000, "closed");
   });
 
   it("says the note once while a reader stays about 16 MiB behind, and again only after it caught up (helper-144)", async () => {
