@@ -11,7 +11,7 @@
  * MCG104 empty (no bytes, or nothing but whitespace and comments), MCG105 not UTF-8 (located
  * at the first bad byte), MCG106 not TypeScript source (NUL bytes, or JSON), MCG107 types
  * nested too deeply, MCG110 TypeScript diagnostics, MCG202 imports (`import`, `export … from`,
- * `import("…")` types).
+ * `import("…")` types, `/// <reference path>` and `types` directives).
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
@@ -327,7 +327,16 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
       bag.add("MCG202", `import type \`${snippet(node)}\` is not supported: the schema must be one self-contained file`, at(node.getStart()));
       imports.push(node);
     }
-    const inImport = (pos: number | undefined) => pos !== undefined && imports.some((s) => pos >= s.getPos() && pos < s.getEnd());
+    // A `/// <reference path>` or `types` directive names another file too (TypeScript said only that the file was not found).
+    const references = [
+      ...sourceFile.getPathReferenceDirectives().map((r) => ({ r, kind: "path" })),
+      ...sourceFile.getTypeReferenceDirectives().map((r) => ({ r, kind: "types" })),
+    ].map(({ r, kind }) => ({ pos: r.getPos(), end: r.getEnd(), kind, name: r.getFileName() }));
+    for (const { pos, kind, name } of references.sort((a, b) => a.pos - b.pos)) {
+      bag.add("MCG202", `\`/// <reference ${kind}=${JSON.stringify(name)} />\` is not supported: the schema must be one self-contained file`, at(pos));
+    }
+    const inImport = (pos: number | undefined) =>
+      pos !== undefined && (imports.some((s) => pos >= s.getPos() && pos < s.getEnd()) || references.some((r) => pos >= r.pos && pos < r.end));
     diagnostics = withinStack(displayPath, () => program.getSemanticDiagnostics(sourceFile)).filter((d) => !inImport(d.getStart()));
   }
   const libraryTypes = new DiagnosticBag();
