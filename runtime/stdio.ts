@@ -168,7 +168,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * (`notifications/tools/list_changed`, `notifications/resources/updated`, …) is kept, one of each
    * text, and written once the reader has caught up.
    */
-  const behind = (message: OutgoingMessage): boolean => {
+  const behind = (message: OutgoingMessage, stream?: object): boolean => {
     if (!isNotificationMessage(message) || own(message, "method") === "notifications/cancelled") return false;
     if (output.writableLength <= (dropping ? maxBacklog / 2 : maxBacklog)) {
       caughtUp();
@@ -179,16 +179,17 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const method = own(message, "method");
     if (typeof method === "string" && STATE_CHANGES.test(method) && deferred.size < MAX_DEFERRED) {
       const text = wireText(message);
-      if (text !== undefined) deferred.add(text);
+      if (text !== undefined) deferred.set(text, stream);
     }
     return true;
   };
-  // The state changes dropped while the reader was behind, as written (one of each): a client that missed a list's change
-  // would keep the list it has for good. They are written once it has caught up.
-  const deferred = new Set<string>();
+  // The state changes dropped while the reader was behind, as written (one of each), with the listen stream they belong to:
+  // a client that missed a list's change would keep the list it has for good. They are written once it has caught up,
+  // those of a stream only while it is open (one that ended has had its result).
+  const deferred = new Map<string, object | undefined>();
   function caughtUp(): void {
     dropping = false;
-    const texts = [...deferred];
+    const texts = [...deferred.keys()];
     deferred.clear();
     if (!broken) for (const text of texts) output.write(text + "\n");
   }
@@ -253,9 +254,14 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     running++;
     if (listen) streams++;
     else requests += weight;
+    // A listen stream's notifications are told apart: a state change of it held for a reader far behind (see behind) is
+    // dropped when it ends.
+    const stream = listen ? {} : undefined;
+    const notifyOf = stream === undefined ? notify : (m: OutgoingMessage) => behind(m, stream) || write(m);
     void dispatcher
-      .handle(message, { channel, notify, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" }, ...(refuse === undefined ? {} : { refuse }) })
+      .handle(message, { channel, notify: notifyOf, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" }, ...(refuse === undefined ? {} : { refuse }) })
       .then((response) => {
+        if (stream !== undefined) for (const [text, of] of deferred) if (of === stream) deferred.delete(text);
         if (response === undefined) return;
         // A batch's answer (an array) is written as one line, as it came.
         write(response);

@@ -409,6 +409,17 @@ describe("stdio transport, hardened", () => {
     r.dispatcher.publish("notifications/tools/list_changed");
     await sleep(1);
     expect(changes()).toHaveLength(2);
+    // Behind again, and the stream ends meanwhile (it has its result): its change held is not written after that.
+    await r.release(false);
+    r.send(600);
+    expect(r.notes).toHaveLength(2);
+    r.dispatcher.publish("notifications/tools/list_changed");
+    r.dispatcher.closeSubscriptions();
+    await sleep(1);
+    await r.release();
+    await sleep(20);
+    expect(changes()).toHaveLength(2);
+    expect(r.messages().find((l) => l["id"] === 2)).toMatchObject({ result: { _meta: { "io.modelcontextprotocol/subscriptionId": 2 } } });
     r.finish();
     r.input.end();
     await within(r.server.closed, 5000, "closed");
