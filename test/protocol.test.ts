@@ -872,6 +872,15 @@ describe("rule selection", () => {
     expect(none.warnings).toEqual([{ code: "MCG260", message: "the schema has no LATEST_PROTOCOL_VERSION; using the rules of 2026-07-28", span: { file: "t.ts", line: 1, column: 1 } }]);
   });
 
+  it("MCG260 says a LATEST_PROTOCOL_VERSION that is a type or a number constant is one, not that the schema has none (helper-144)", async () => {
+    const said = async (declaration: string) =>
+      (await generate({ schema: { text: `export interface A { x: string }\n${declaration}\n`, fileName: "s.ts" } })).warnings.map((w) => `${w.span?.line}:${w.span?.column} ${w.message}`);
+    const reads = 'the version is read from a string constant (export const LATEST_PROTOCOL_VERSION = "…"); using the rules of 2026-07-28';
+    expect(await said('export type LATEST_PROTOCOL_VERSION = "2025-11-25";')).toEqual([`2:1 LATEST_PROTOCOL_VERSION is a type: ${reads}`]);
+    expect(await said("export const LATEST_PROTOCOL_VERSION = 20251125;")).toEqual([`2:14 LATEST_PROTOCOL_VERSION is a number constant: ${reads}`]);
+    expect(await said("export interface LATEST_PROTOCOL_VERSION { v: string }")).toEqual([`2:1 LATEST_PROTOCOL_VERSION is an interface: ${reads}`]);
+  });
+
   it("refuses an unknown --protocol-rules value (MCG001)", async () => {
     const failure = await generate({ schema: { text: "export type A = string;\n", fileName: "s.ts" }, protocolRules: "1999-01-01" }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(GeneratorError);

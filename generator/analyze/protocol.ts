@@ -484,7 +484,16 @@ function resultTypes(model: Model, rules: ProtocolRules): string[] {
 export function protocolFacts(model: Model, override: string): ProtocolFacts {
   const latest = model.declarations.get("LATEST_PROTOCOL_VERSION");
   const latestProtocolVersion = latest?.kind === "const" && typeof latest.value === "string" ? latest.value : undefined;
-  const { rules, note } = selectRules(latestProtocolVersion, override);
+  const selected = selectRules(latestProtocolVersion, override);
+  const { rules } = selected;
+  // Declared, but as something else than the string constant read (a type of that name, a number): said as such, not as missing.
+  const note =
+    selected.note !== undefined && latest !== undefined && latestProtocolVersion === undefined
+      ? {
+          ...selected.note,
+          message: `LATEST_PROTOCOL_VERSION is ${latest.kind === "const" ? `a ${typeof latest.value} constant` : latest.kind === "alias" ? "a type" : "an interface"}: the version is read from a string constant (export const LATEST_PROTOCOL_VERSION = "…"); using the rules of ${rules.version}`,
+        }
+      : selected.note;
   const warnings: Diagnostic[] = [];
   const requestMeta = firstMetaShape(model, [
     ["RequestParams", false],
