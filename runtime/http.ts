@@ -66,7 +66,8 @@
  *   one connection (pipelined; one more → `-32603`, 503), open `subscriptions/listen` streams (one
  *   more → `-32603`, 503; legacy GET streams count too), legacy sessions, and an optional time
  *   limit per request (→ `-32603`).
- *   An SSE stream whose reader falls more than 16 MiB behind is closed.
+ *   An SSE stream whose reader falls more than 16 MiB behind is closed, and so is one more than
+ *   256 KiB behind while all streams hold more than 128 MiB unread.
  * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
  *   `subscriptions/listen` streams get their result, legacy sessions are closed (their GET streams
  *   end; a request waiting for the client's answer to a server→client request is answered
@@ -489,10 +490,33 @@ const NO_BYTES: Buffer = Buffer.alloc(0);
 /** A reader this far behind on an SSE stream has the stream closed, rather than the server holding what it has not read. */
 const STREAM_BACKLOG_BYTES = 16 * 1024 * 1024;
 
-/** Writes one message to an SSE stream; false when the stream is closed (or was closed now, its reader too far behind). */
-function writeEvent(res: ServerResponse, message: unknown): boolean {
+/**
+ * What the SSE streams of one endpoint may hold together that their readers have not taken, in
+ * bytes: past it, a stream more than {@link STREAM_BEHIND_BYTES} behind is closed when written to.
+ * Each stream alone is bounded by {@link STREAM_BACKLOG_BYTES}; without a bound over all of them, 20
+ * streams never read held 437 MiB, and `maxSubscriptions` (256) could hold 4 GiB.
+ */
+const STREAMS_BACKLOG_BYTES = 128 * 1024 * 1024;
+
+/** A stream this far behind counts as one whose reader is behind (see {@link STREAMS_BACKLOG_BYTES}); a reader keeping up holds less. */
+const STREAM_BEHIND_BYTES = 256 * 1024;
+
+/** The bytes `streams` hold that their readers have not taken. */
+function unreadBytes(streams: ReadonlySet<ServerResponse>): number {
+  let total = 0;
+  for (const res of streams) total += res.writableLength;
+  return total;
+}
+
+/**
+ * Writes one message to an SSE stream of `open` (the endpoint's open streams); false when the
+ * stream is closed, or was closed now: its reader more than {@link STREAM_BACKLOG_BYTES} behind,
+ * or behind while all streams hold more than {@link STREAMS_BACKLOG_BYTES}.
+ */
+function writeEvent(res: ServerResponse, message: unknown, open: ReadonlySet<ServerResponse>): boolean {
   if (res.writableEnded || res.destroyed) return false;
-  if (res.writableLength > STREAM_BACKLOG_BYTES) {
+  const behind = res.writableLength;
+  if (behind > STREAM_BACKLOG_BYTES || (behind > STREAM_BEHIND_BYTES && unreadBytes(open) > STREAMS_BACKLOG_BYTES)) {
     res.destroy();
     return false;
   }
@@ -770,6 +794,12 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   // The 403 for a Host not answered says where the hosts are configured. It lists the defaults (public, and the hosts
   // answered) only when allowedHosts was not given: configured names are not said to whoever sent a wrong Host.
   const hostsConfigured = `${options.allowedHostsSetting ?? `${by}'s allowedHosts`} names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
+  // The SSE streams open (POST answers taking a stream, listen streams, legacy sessions' GET streams): see writeEvent.
+  const eventStreams = new Set<ServerResponse>();
+  const countStream = (req: IncomingMessage, res: ServerResponse): void => {
+    eventStreams.add(res);
+    onGone(req, res, () => eventStreams.delete(res));
+  };
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const bodies: BodyBudget = { used: 0, max: Math.max(atLeastOne(by, "maxBodyBytesInFlight", options.maxBodyBytesInFlight, 128 * 1024 * 1024), limit) };
   // What one message may hold: a share of the budget, so that one client's few requests held open cannot fill it (when one
@@ -864,7 +894,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       used: false,
       // Set when this process keeps the session it opened; 0 for one found in the store (opened elsewhere): taken as used.
       openedAt: 0,
-      push: (message) => session.stream !== undefined && writeEvent(session.stream, message),
+      push: (message) => session.stream !== undefined && writeEvent(session.stream, message, eventStreams),
     };
     return session;
   };
@@ -1003,10 +1033,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
         const headers: { [name: string]: string } = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
         if (route.opening !== undefined) headers["mcp-session-id"] = route.opening.id;
         res.writeHead(200, headers);
+        countStream(req, res);
         keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
         keepAlive.unref();
       }
-      return writeEvent(res, outgoing);
+      return writeEvent(res, outgoing, eventStreams);
     };
     // A request, or a batch holding requests (2025-03-26 basic/transports: their POST is answered with their responses).
     const asks = request !== undefined || (Array.isArray(message) && holdsRequest(message));
@@ -1156,6 +1187,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     session.used = true;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
     res.flushHeaders();
+    countStream(req, res);
     session.stream = res;
     const keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
     keepAlive.unref();

@@ -1177,6 +1177,46 @@ describe("Streamable HTTP transport, hardened", () => {
     expect(lastMessage((await first).body).result?.["resultType"]).toBe("complete");
   });
 
+  it("bounds what all SSE streams hold unread: past 128 MiB a stream behind is closed when written to, before its own 16 MiB (helper-143)", async () => {
+    const d = makeDispatcher();
+    const s = await m.http.serveHttp(d, { port: 0, shutdownGraceMs: 200 });
+    servers.push(s);
+    // The server's side of each stream, to read what it holds unread.
+    const responses: ServerResponse[] = [];
+    s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
+    // Sixteen listen streams whose readers take nothing.
+    const requests = Array.from({ length: 16 }, (_, i) => {
+      const message = listen(i);
+      const req = httpRequest(s.url, {
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION, "mcp-method": "subscriptions/listen" },
+      });
+      req.on("response", (res) => res.pause());
+      req.on("error", () => {});
+      req.end(JSON.stringify(message));
+      return req;
+    });
+    try {
+      await within(until(() => responses.filter((r) => r.headersSent).length === 16), 5000, "the streams' headers");
+      // 1 MiB a change, fifteen times to each stream: up to 240 MiB unread in all, each stream under its own 16 MiB.
+      const pad = "x".repeat(2 ** 20);
+      let most = 0;
+      for (let round = 0; round < 15; round++) {
+        d.publish("notifications/tools/list_changed", { _meta: { pad } });
+        await sleep(20);
+        most = Math.max(most, responses.reduce((sum, r) => sum + (r.destroyed ? 0 : r.writableLength), 0));
+      }
+      // At most the bound, one change of each stream over it, and what a stream behind less than 256 KiB holds.
+      expect(most).toBeLessThan(128 * 2 ** 20 + 16 * (2 ** 20 + 256 * 1024));
+      expect(responses.filter((r) => r.destroyed).length).toBeGreaterThan(0);
+      // Without the bound, none would have been closed: each stream held less than 16 MiB.
+      expect(responses.every((r) => r.destroyed || r.writableLength < 16 * 2 ** 20)).toBe(true);
+    } finally {
+      for (const req of requests) req.destroy();
+    }
+  });
+
   it("closes a connection whose client does not take an answer within sendTimeoutMs, freeing what it held; a reading client is served", async () => {
     const s = await serve({ sendTimeoutMs: 300 });
     // 32 MB: more than the system's socket buffers take, so the rest waits in the server until the client reads.
