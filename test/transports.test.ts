@@ -26,6 +26,7 @@ type Json = { [key: string]: unknown };
 type Response = { jsonrpc: "2.0"; id?: string | number; result?: Json; error?: { code: number; message: string; data?: unknown } };
 interface Dispatcher {
   handle(message: unknown, context?: object): Promise<Response | undefined>;
+  publish(method: string, params?: Json): number;
   closeSubscriptions(): void;
 }
 interface DispatchModule {
@@ -231,6 +232,24 @@ process.on("message", () => process.send({ held, bytes: memory() }));
   const child = fork(server, [], { execArgv: ["--expose-gc"], stdio: "pipe" });
   const reply = () => within(once(child, "message"), 10_000, "the server's answer").then(([m]) => m as { url?: string; held: number; bytes: number });
   return { child, reply };
+}
+
+/**
+ * A script (`processDir/closing-server.js`) serving HTTP with a grace period of 300 ms, run with `fork`: it sends its URL,
+ * and on any message from the parent calls close() and sends the milliseconds close() took.
+ */
+function closingServer(): string {
+  const script = join(processDir, "closing-server.js");
+  writeFileSync(
+    script,
+    `import { serveHttp } from "./generated/runtime/http.js";
+const dispatcher = { handle: async () => undefined, closeSubscriptions() {}, findTool() {}, supportedProtocolVersions: ["${VERSION}"], capabilities: {} };
+const s = await serveHttp(dispatcher, { port: 0, shutdownGraceMs: 300 });
+process.send(s.url);
+process.on("message", () => { const started = Date.now(); s.close().then(() => process.send(Date.now() - started)); });
+`,
+  );
+  return script;
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -1692,16 +1711,7 @@ describe("the server process (main.ts)", () => {
 
   it("on close(), a body still arriving at the end of the grace period is answered 503 that the client reads, not a reset (helper-63)", async () => {
     // Across processes, as the 413's test: the server closes on a message from this one.
-    const script = join(processDir, "closing-server.js");
-    writeFileSync(
-      script,
-      `import { serveHttp } from "./generated/runtime/http.js";
-const dispatcher = { handle: async () => undefined, closeSubscriptions() {}, findTool() {}, supportedProtocolVersions: ["${VERSION}"], capabilities: {} };
-const s = await serveHttp(dispatcher, { port: 0, shutdownGraceMs: 300 });
-process.send(s.url);
-process.on("message", () => s.close().then(() => process.send("closed")));
-`,
-    );
+    const script = closingServer();
     const seen: string[] = [];
     for (let round = 0; round < 4; round++) {
       const child = fork(script, [], { stdio: "pipe" });
@@ -1740,17 +1750,7 @@ process.on("message", () => s.close().then(() => process.send("closed")));
   });
 
   it("on close(), a body still arriving slowly after its 503 holds the shutdown for a second, not until the send timeout (helper-143)", async () => {
-    const script = join(processDir, "closing-slow-upload.js");
-    writeFileSync(
-      script,
-      `import { serveHttp } from "./generated/runtime/http.js";
-const dispatcher = { handle: async () => undefined, closeSubscriptions() {}, findTool() {}, supportedProtocolVersions: ["${VERSION}"], capabilities: {} };
-const s = await serveHttp(dispatcher, { port: 0, shutdownGraceMs: 300 });
-process.send(s.url);
-process.on("message", () => { const started = Date.now(); s.close().then(() => process.send(Date.now() - started)); });
-`,
-    );
-    const child = fork(script, [], { stdio: "pipe" });
+    const child = fork(closingServer(), [], { stdio: "pipe" });
     let sending: ReturnType<typeof setInterval> | undefined;
     try {
       const [url] = (await within(once(child, "message"), 10_000, "the server's url")) as [string];
