@@ -634,6 +634,38 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(patient.sent.filter((m) => "id" in m)).toHaveLength(2);
   });
 
+  it("a malformed InputRequiredResult is -32603 at once for a legacy client, as for a modern one: the handler is not called again", async () => {
+    // Each result, the method whose handler returns it, and what onError is told of it (for either client).
+    const results: readonly (readonly [string, Json, string])[] = [
+      ["tools/call", { resultType: "input_required" }, "an InputRequiredResult needs inputRequests or requestState (or both)"],
+      ["tools/call", { resultType: "input_required", inputRequests: "name" }, '/inputRequests: expected object, got "name"'],
+      ["tools/call", { resultType: "input_required", requestState: 7 }, "/requestState: expected string, got 7"],
+      // "Servers MUST NOT send InputRequiredResult responses on any other client requests" (draft basic/patterns/mrtr)
+      ["prompts/list", { resultType: "input_required", inputRequests: { name: NAME_REQUEST } }, "/resultType: prompts/list cannot answer input_required"],
+    ];
+    for (const [method, result, problem] of results) {
+      const what = method + " " + JSON.stringify(result);
+      let calls = 0;
+      const answer = () => (calls++, result);
+      const d = dual(method === "tools/call" ? { tools: [{ definition: ASK, call: answer }] as never } : { handlers: { [method]: answer } });
+      const params = method === "tools/call" ? { name: "ask", arguments: {} } : {};
+      const modern = await d.handle({ jsonrpc: "2.0", id: 1, method, params: { _meta: META, ...params } });
+      const client = legacyClient(d);
+      await client.open();
+      const legacyAnswer = await client.send(legacy(2, method, params));
+      expect({ what, modern: modern?.error, legacy: legacyAnswer?.error, calls }).toEqual({
+        what,
+        modern: { code: -32603, message: "Internal error" },
+        legacy: { code: -32603, message: "Internal error" },
+        calls: 2,
+      });
+      expect(client.sent.filter((m) => "id" in m)).toEqual([]);
+      const told = logged.map(({ error, info }) => [info["reason"], error instanceof Error ? error.message : String(error)]);
+      const said = ["invalid-result", "the " + method + " handler returned a malformed result: " + problem];
+      expect({ what, told }).toEqual({ what, told: [said, said] });
+    }
+  });
+
   it("asks a 2025-06-18 client for a form elicitation without `mode`, which that revision does not define; a url one keeps its members", async () => {
     // A multi-revision output of the draft and 2025-06-18: its 2025-06-18 table carries requestDrop.
     const dir = await generateInto("dual-era/draft-2025-06-18", { schema: [{ specDir: SPEC_DIR, version: "draft" }, { specDir: SPEC_DIR, version: "2025-06-18" }], docs: "none" });

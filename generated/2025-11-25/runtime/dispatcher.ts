@@ -1123,6 +1123,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       }
       try {
         if (!rounds || !isInputRequiredOf(value, revision.inputRequiredResultType)) return shape(id, method, value, context, serving);
+        // Checked as a modern client's is (shape): a malformed one (neither inputRequests nor requestState, say) is a
+        // server bug, answered at once (before, the handler was called again until maxInputRounds, and the log blamed the rounds).
+        if (validateResults) {
+          const parsed = revision.parseResult(method as never, value);
+          if (!parsed.ok) {
+            report(new TypeError("the " + method + " handler returned a malformed result: " + describeIssues(parsed.issues)), { method, id, reason: "invalid-result" });
+            return errorOf(id, -32603, "Internal error");
+          }
+        }
         const refused = inputRequestsRefused(id, serving.revision, own(value, "inputRequests"), context.clientCapabilities);
         if (refused !== undefined) return refused;
         if (round + 1 >= maxInputRounds) {
