@@ -1095,6 +1095,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     readonly signal: AbortSignalLike;
     /** A legacy request's: the term of the session that served it when it arrived (see {@link Term}). */
     readonly term: Term | undefined;
+    /** Told before a legacy client's round of input calls the handler again. */
+    readonly nextRound: () => void;
   }
 
   /** Runs a handler (again, for each round of a legacy client's input) and shapes what it returns into the result sent on the wire. */
@@ -1144,6 +1146,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         if (typeof requestState === "string") next["requestState"] = requestState;
         currentParams = next;
         currentContext = { ...context, inputResponses: collected.responses, requestState: typeof requestState === "string" ? requestState : undefined };
+        serving.nextRound();
       } catch (error) {
         // a result whose getters or Proxy traps throw
         report(error, { method, id, reason: "invalid-result" });
@@ -1855,8 +1858,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const progressToken: unknown = isPlainObject(meta) ? own(meta, "progressToken") : undefined;
     let lastProgress = -Infinity;
     /**
+     * The progress sent before the handler's latest call, for a legacy client's rounds of input: a
+     * call again is a retry to the handler, which may report its progress from the start again (a
+     * modern client's retry is a request of its own); the client's one request still gets only a
+     * growing progress, and what an earlier call reached is dropped quietly, not told as a fault.
+     */
+    let progressBeforeCall = -Infinity;
+    /**
      * Why a handler's notification must not reach the client, else `undefined`; `""` for a log
-     * message below what the client asked for (filtered, not a fault). Every notification is one
+     * message below what the client asked for, or a progress an earlier call of the handler reached
+     * (filtered, not a fault). Every notification is one
      * of the client's revision, valid by its schema; one gated by a server capability (log
      * messages: `logging`) needs it advertised; `notifications/cancelled` is the core's, for the
      * requests it sends. To a modern client a request's stream carries only what relates to it,
@@ -1887,7 +1898,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (progressToken === undefined) return "the request gave no progressToken";
       if (own(sent, "progressToken") !== progressToken) return "its progressToken is not the request's (" + idText(progressToken as DispatchRequestId) + ")";
       const progress = own(sent, "progress") as number;
-      if (!(progress > lastProgress)) return "its progress (" + progress + ") does not increase on the last one sent (" + lastProgress + ")";
+      if (!(progress > lastProgress)) return progress <= progressBeforeCall ? "" : "its progress (" + progress + ") does not increase on the last one sent (" + lastProgress + ")";
       lastProgress = progress;
       return undefined;
     };
@@ -1946,7 +1957,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         send(notifyParams === undefined ? { jsonrpc: "2.0", method: notifyMethod } : { jsonrpc: "2.0", method: notifyMethod, params: notifyParams as JsonObject });
       },
     };
-    const serving: Serving = { revision: of, channel, adapt: legacy && of !== revision, deliver, tell, signal: controller.signal, term: legacy ? termOf(channel) : undefined };
+    const serving: Serving = {
+      revision: of,
+      channel,
+      adapt: legacy && of !== revision,
+      deliver,
+      tell,
+      signal: controller.signal,
+      term: legacy ? termOf(channel) : undefined,
+      nextRound: () => (progressBeforeCall = lastProgress),
+    };
     // Cancelled: answered at once with nothing; past the deadline: answered at once with an error.
     // Either way even a handler that ignores its signal is not waited for.
     let stopWaiting: () => void = () => {};

@@ -1117,6 +1117,32 @@ describe("a handler's notifications: what reaches the client", () => {
     expect(reasons().slice(2, 4)).toEqual(['its progressToken is not the request\'s (7)', 'its progressToken is not the request\'s (7)']);
   });
 
+  it("legacy: a handler called again for a round of input may report its progress from the start again; the client gets it growing, and nothing is reported", async () => {
+    /** Reports progress from 1 on each call, as it would for each request of a modern client (a retry is a request of its own). */
+    const steps = {
+      definition: ASK,
+      call: (_args: Json, context: RequestContextCore) => {
+        const token = context.progressToken!;
+        context.notify("notifications/progress", { progressToken: token, progress: 1, message: context.inputResponses === undefined ? "asking" : "asked" });
+        if (context.inputResponses === undefined) return { resultType: "input_required", inputRequests: { name: NAME_REQUEST } };
+        context.notify("notifications/progress", { progressToken: token, progress: 2 });
+        // Within one call, progress that does not grow is still the handler's fault.
+        context.notify("notifications/progress", { progressToken: token, progress: 2 });
+        return { content: [] };
+      },
+    };
+    const d = dual({ tools: [steps] as never });
+    const client = legacyClient(d);
+    await client.open();
+    client.answerWith(() => ({ result: { action: "accept", content: { name: "Ada" } } }));
+    expect((await client.send(legacy(1, "tools/call", { name: "ask", arguments: {}, _meta: { progressToken: "p" } })))?.result).toEqual({ content: [] });
+    expect(client.sent.filter((m) => m.method === "notifications/progress").map((m) => ("params" in m ? m.params : undefined))).toEqual([
+      { progressToken: "p", progress: 1, message: "asking" },
+      { progressToken: "p", progress: 2 },
+    ]);
+    expect(reasons()).toEqual(["its progress (2) does not increase on the last one sent (2)"]);
+  });
+
   it("modern: a request's stream carries only what relates to it; an unknown log level and notifications/cancelled are reported, in both eras (helper-63)", async () => {
     const unrelated = {
       "prompts/list": (_params: Json, context: RequestContextCore) => {
