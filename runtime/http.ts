@@ -329,9 +329,14 @@ function targetUrl(target: string | undefined): URL {
   return new URL(given.startsWith("/") ? `http://localhost${given}` : given);
 }
 
-/** `host:port` or `[v6]:port` → the host name; `undefined` for a value that is no `host[:port]`. */
+/**
+ * `host:port` or `[v6]:port` → the host name; `undefined` for a value that is no `host[:port]`.
+ * A name may hold every unreserved character of a reg-name (RFC 3986 § 3.2.2), `_` and `~`
+ * included: a Docker service or an nginx `upstream` block is named `mcp_server`, and a proxy
+ * sends that name as `Host`.
+ */
 function hostName(host: string): string | undefined {
-  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/.exec(host.trim());
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::\d{1,5})?$/.exec(host.trim());
   return m === null ? undefined : m[1]!.toLowerCase();
 }
 

@@ -1041,6 +1041,18 @@ describe("Streamable HTTP transport", () => {
     }
   });
 
+  it("answers a Host name with an underscore that allowedHosts names (helper-150: a Docker service or nginx upstream name was 403 whatever was allowed)", async () => {
+    const discover = JSON.stringify(request(1, "server/discover"));
+    const server = await m.http.serveHttp(makeDispatcher(), { port: 0, allowedHosts: ["mcp_backend", "127.0.0.1"] });
+    try {
+      expect((await post(server.url, discover, { host: "mcp_backend" })).status).toBe(200);
+      expect((await post(server.url, discover, { host: "MCP_backend:3000" })).status).toBe(200);
+      expect((await post(server.url, discover, { host: "other_backend" })).status).toBe(403);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("refuses GET and DELETE with 405; answers a notification with 202 and no body", async () => {
     const server = await m.http.serveHttp(makeDispatcher(), { port: 0 });
     try {
