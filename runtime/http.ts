@@ -799,6 +799,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   // The 403 for a Host not answered says where the hosts are configured. It lists the defaults (public, and the hosts
   // answered) only when allowedHosts was not given: configured names are not said to whoever sent a wrong Host.
   const hostsConfigured = `${options.allowedHostsSetting ?? `${by}'s allowedHosts`} names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
+  // The 403 for an Origin not answered says so too: by default an origin is answered when its host is.
+  const originsConfigured =
+    options.allowedOrigins !== undefined ? `${by}'s allowedOrigins names the origins answered` : `an http(s) origin is answered when its host is: ${hostsConfigured}`;
   // The SSE streams open (POST answers taking a stream, listen streams, legacy sessions' GET streams): see writeEvent.
   const eventStreams = new Set<ServerResponse>();
   const countStream = (req: IncomingMessage, res: ServerResponse): void => {
@@ -1277,7 +1280,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       return forbidden(res, `${target === undefined ? "the Host header" : "the host of the request target"} ${given} (${hostsConfigured})`);
     }
     const origin = header(req, "origin");
-    if (origin !== undefined && !originAllowed(origin)) return forbidden(res, "the Origin header is not allowed");
+    if (origin !== undefined && !originAllowed(origin)) return forbidden(res, `the Origin header ${quoteShort(origin)} is not allowed (${originsConfigured})`);
     let url: URL;
     try {
       url = targetUrl(req.url);

@@ -1041,6 +1041,29 @@ describe("Streamable HTTP transport", () => {
     }
   });
 
+  it("a 403 for the Origin names it and where the origins answered are set (helper-150: it said only that the Origin header is not allowed)", async () => {
+    const discover = JSON.stringify(request(1, "server/discover"));
+    const message = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.message;
+    const byDefault = await m.http.serveHttp(makeDispatcher(), { port: 0 });
+    try {
+      const refused = await post(byDefault.url, discover, { origin: "https://mcp.example.com" });
+      expect([refused.status, message(refused)]).toEqual([
+        403,
+        'Forbidden: the Origin header "https://mcp.example.com" is not allowed (an http(s) origin is answered when its host is: serveHttp\'s allowedHosts names the hosts answered; by default localhost, 127.0.0.1, [::1])',
+      ]);
+    } finally {
+      await byDefault.close();
+    }
+    const configured = await m.http.serveHttp(makeDispatcher(), { port: 0, allowedOrigins: ["http://localhost:5173"] });
+    try {
+      expect((await post(configured.url, discover, { origin: "http://localhost:5173" })).status).toBe(200);
+      const refused = await post(configured.url, discover, { origin: "http://localhost:5174" });
+      expect([refused.status, message(refused)]).toEqual([403, 'Forbidden: the Origin header "http://localhost:5174" is not allowed (serveHttp\'s allowedOrigins names the origins answered)']);
+    } finally {
+      await configured.close();
+    }
+  });
+
   it("answers a Host name with an underscore that allowedHosts names (helper-150: a Docker service or nginx upstream name was 403 whatever was allowed)", async () => {
     const discover = JSON.stringify(request(1, "server/discover"));
     const server = await m.http.serveHttp(makeDispatcher(), { port: 0, allowedHosts: ["mcp_backend", "127.0.0.1"] });
