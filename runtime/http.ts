@@ -90,7 +90,11 @@ export interface HttpOptions {
   readonly host?: string;
   /** The MCP endpoint's path. Default: "/mcp". */
   readonly path?: string;
-  /** Host names (without port) a request's `Host` may name. Default: localhost, 127.0.0.1, [::1]. */
+  /**
+   * Host names (without port) a request's `Host` may name. Default: localhost, 127.0.0.1, [::1].
+   * One that is no host name (`mcp.example.com:8443`, `https://mcp.example.com`), which no `Host`
+   * could match, throws `RangeError`.
+   */
   readonly allowedHosts?: readonly string[];
   /**
    * Where the allowed hosts are set, as the 403 for a `Host` not answered names it: "`<this>` names
@@ -796,6 +800,14 @@ interface Route {
 function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "serveHttp" | "createHttpHandler"): Endpoint {
   const path = options.path ?? "/mcp";
   const hosts = new Set((options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS).map((h) => h.toLowerCase()));
+  // A name with a port or a scheme would never match a Host, and every request naming it would be refused with a 403
+  // that says to name it where it is named already.
+  for (const h of hosts) {
+    if (hostName(h) !== h) {
+      const setting = options.allowedHostsSetting ?? `${by}'s allowedHosts`;
+      throw new RangeError(`${setting} gives ${quoteShort(h)}, which is no host name: name a host as a Host header does, without a scheme or port (mcp.example.com)`);
+    }
+  }
   // The 403 for a Host not answered says where the hosts are configured. It lists the defaults (public, and the hosts
   // answered) only when allowedHosts was not given: configured names are not said to whoever sent a wrong Host.
   const hostsConfigured = `${options.allowedHostsSetting ?? `${by}'s allowedHosts`} names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;

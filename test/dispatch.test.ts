@@ -33,6 +33,7 @@ interface DispatchModule {
 interface HttpModule {
   serveHttp(dispatcher: Dispatcher, options?: Json): Promise<{ url: string; close(): Promise<void> }>;
   decodeHeaderValue(value: string): string | undefined;
+  createHttpHandler(dispatcher: Dispatcher, options?: Json): unknown;
 }
 interface StdioModule {
   serveStdio(dispatcher: Dispatcher, options: Json): { closed: Promise<void> };
@@ -1074,6 +1075,17 @@ describe("Streamable HTTP transport", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("refuses an allowedHosts entry that is no host name, which no Host could match (helper-150: every request was 403, saying to name it)", () => {
+    expect(() => m.http.serveHttp(makeDispatcher(), { port: 0, allowedHosts: ["mcp.example.com:8443"] })).toThrow(
+      new RangeError('serveHttp\'s allowedHosts gives "mcp.example.com:8443", which is no host name: name a host as a Host header does, without a scheme or port (mcp.example.com)'),
+    );
+    expect(() => m.http.createHttpHandler(makeDispatcher(), { allowedHosts: ["https://mcp.example.com"], allowedHostsSetting: "the server's --allow-host" })).toThrow(
+      new RangeError('the server\'s --allow-host gives "https://mcp.example.com", which is no host name: name a host as a Host header does, without a scheme or port (mcp.example.com)'),
+    );
+    // Names as a Host gives them are taken, whatever their case; so are the defaults.
+    expect(() => m.http.createHttpHandler(makeDispatcher(), { allowedHosts: ["MCP.example.com", "mcp_backend", "[::1]", "127.0.0.1"] })).not.toThrow();
   });
 
   it("refuses GET and DELETE with 405; answers a notification with 202 and no body", async () => {

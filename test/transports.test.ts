@@ -1867,6 +1867,18 @@ describe("the server process (main.ts)", () => {
     }
   });
 
+  it("exits 2 with the usage for a --allow-host that is no host name, which no Host could match (helper-150: every request was 403)", async () => {
+    const child = spawn(process.execPath, [join(processDir, "main.js"), "--http", "--port", "0", "--allow-host", "mcp.example.com:8443"], { stdio: "pipe" });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+    const [code] = (await within(once(child, "exit"), 10_000, "exit")) as [number | null];
+    expect([code, stderr.split("\n")[0]]).toEqual([
+      2,
+      'error: the server\'s --allow-host gives "mcp.example.com:8443", which is no host name: name a host as a Host header does, without a scheme or port (mcp.example.com)',
+    ]);
+    expect(stderr).toMatch(/\nusage: node dist\/src\/main\.js /);
+  });
+
   it.concurrent("an empty PORT is unset: --http listens on the default port 3000 (or says it is in use)", async () => {
     const child = spawn(process.execPath, [join(processDir, "main.js"), "--http"], { stdio: "pipe", env: { ...process.env, PORT: "" } });
     const [line] = (await within(once(createInterface({ input: child.stderr }), "line"), 10_000, "first line")) as [string];

@@ -9,7 +9,7 @@
  * finish, the rest are answered `-32603`; then the process exits 0. A second signal exits at once (1).
  */
 import { parseArgs } from "node:util";
-import { DEFAULT_ALLOWED_HOSTS, serveHttp } from "./generated/runtime/http.js";
+import { DEFAULT_ALLOWED_HOSTS, serveHttp, type HttpServer } from "./generated/runtime/http.js";
 import { serveStdio } from "./generated/runtime/stdio.js";
 import { createDispatcher } from "./server.js";
 
@@ -28,7 +28,8 @@ SIGTERM or SIGINT shuts down gracefully; a second signal exits at once.
 
 /**
  * The command line; `--help` prints the options and exits 0. An unknown flag, `--port`/`--host`/`--allow-host`
- * without a value or without `--http`, or `--port`/`--host` given twice, exits 2 with the usage.
+ * without a value or without `--http`, or `--port`/`--host` given twice, exits 2 with the usage (so does a `--allow-host`
+ * that is no host name, which serveHttp refuses).
  */
 function commandLine(): { readonly http: boolean; readonly port: string | undefined; readonly host: string | undefined; readonly allowHosts: readonly string[] } {
   try {
@@ -79,13 +80,19 @@ if (args.http) {
   const host = args.host ?? "127.0.0.1";
   // Requests are answered only for the Host names allowed (DNS-rebinding protection): the loopback ones, and those named.
   const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, ...args.allowHosts];
-  const http = await serveHttp(dispatcher, { port, host, allowedHosts, allowedHostsSetting: "the server's --allow-host", toolInputSchema: (name) => dispatcher.findTool(name)?.inputSchema }).catch(
-    (error: NodeJS.ErrnoException) => {
-      const why = error.code === "EADDRINUSE" ? `port ${port} is in use (choose another with --port)` : error.message;
-      process.stderr.write(`error: cannot listen on ${host}:${port}: ${why}\n`);
-      process.exit(1);
-    },
-  );
+  let listening: Promise<HttpServer>;
+  try {
+    listening = serveHttp(dispatcher, { port, host, allowedHosts, allowedHostsSetting: "the server's --allow-host", toolInputSchema: (name) => dispatcher.findTool(name)?.inputSchema });
+  } catch (error) {
+    // An option serveHttp refuses (RangeError): here a --allow-host that is no host name, a usage error.
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  const http = await listening.catch((error: NodeJS.ErrnoException) => {
+    const why = error.code === "EADDRINUSE" ? `port ${port} is in use (choose another with --port)` : error.message;
+    process.stderr.write(`error: cannot listen on ${host}:${port}: ${why}\n`);
+    process.exit(1);
+  });
   process.stderr.write(`listening on ${http.url}\n`);
   if (!DEFAULT_ALLOWED_HOSTS.includes(host) && host !== "::1" && args.allowHosts.length === 0) {
     process.stderr.write(`note: requests are answered only when their Host header names ${DEFAULT_ALLOWED_HOSTS.join(", ")}; name this server's other host names with --allow-host NAME\n`);
