@@ -83,6 +83,17 @@ import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportD
 import { appendBytes, invalidRequestIdMessage, isPlainObject, isResponse, messageOf, own, quoteShort, requestIdOf, retainedBytes, wireText } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
+/**
+ * What the Streamable HTTP transport passes to handlers as `context.transport`: the HTTP request
+ * that carried the message (its headers, its socket's address), and the legacy session's
+ * `Mcp-Session-Id` when the message belongs to one (a modern request has no session).
+ */
+export interface HttpTransportInfo {
+  readonly kind: "http";
+  readonly request: IncomingMessage;
+  readonly sessionId?: string;
+}
+
 export interface HttpOptions {
   /** Default: 3000. 0 picks a free port. */
   readonly port?: number;
@@ -1079,7 +1090,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
         notify,
         refuse: (error) => (refused = error),
         ...(route.push !== undefined ? { push: route.push } : {}),
-        transport: route.sessionId === undefined ? { kind: "http", request: req } : { kind: "http", request: req, sessionId: route.sessionId },
+        transport: (route.sessionId === undefined ? { kind: "http", request: req } : { kind: "http", request: req, sessionId: route.sessionId }) satisfies HttpTransportInfo,
       });
     } finally {
       if (listen) streams--;
@@ -1176,7 +1187,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     if (problem !== undefined) return sendJson(res, 400, errorBody(id, -32600, problem));
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
     const channel = found.record.channel;
-    const transport = { kind: "http", request: req, sessionId } as const;
+    const transport: HttpTransportInfo = { kind: "http", request: req, sessionId };
     if (!takes(req, res, message, (rest) => void dispatcher.handle(rest, { channel, push: found.session.push, transport }))) return;
     found.session.used = true;
     found.session.busy++;

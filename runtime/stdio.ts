@@ -42,6 +42,14 @@ import type { DispatchErrorObject, OutgoingMessage, TransportDispatcher } from "
 import { appendBytes, isNotificationMessage, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
 
 /** Options of {@link serveStdio}. */
+/** What the stdio transport passes to handlers as `context.transport`: one client, the process's stdin and stdout. */
+export interface StdioTransportInfo {
+  readonly kind: "stdio";
+}
+
+/** The one `context.transport` of the stdio transport. */
+const STDIO_TRANSPORT: StdioTransportInfo = Object.freeze({ kind: "stdio" });
+
 export interface StdioOptions {
   /** Default: `process.stdin`. */
   readonly input?: Readable;
@@ -259,7 +267,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const stream = listen ? {} : undefined;
     const notifyOf = stream === undefined ? notify : (m: OutgoingMessage) => behind(m, stream) || write(m);
     void dispatcher
-      .handle(message, { channel, notify: notifyOf, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" }, ...(refuse === undefined ? {} : { refuse }) })
+      .handle(message, { channel, notify: notifyOf, push, deadline: (limit ?? shutdown).signal, transport: STDIO_TRANSPORT, ...(refuse === undefined ? {} : { refuse }) })
       .then((response) => {
         if (stream !== undefined) for (const [text, of] of deferred) if (of === stream) deferred.delete(text);
         if (response === undefined) return;
@@ -488,7 +496,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     // alone, at once, running nothing (before, they were left unanswered); notifications and the client's
     // responses none.
     const answered = (m: unknown) => !isNotificationMessage(m) && !isResponse(m);
-    void Promise.all(message.map((m) => (runs(m) ? busy(requestOf(m)!.id) : answered(m) ? dispatcher.handle(m, { channel, transport: { kind: "stdio" } }) : undefined))).then(
+    void Promise.all(message.map((m) => (runs(m) ? busy(requestOf(m)!.id) : answered(m) ? dispatcher.handle(m, { channel, transport: STDIO_TRANSPORT }) : undefined))).then(
       (answers) => write(answers.filter((a) => a !== undefined)),
     );
   }

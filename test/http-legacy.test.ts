@@ -5,6 +5,7 @@
  * dual-era dispatcher from the generated draft and 2025-11-25 revisions, driven with fetch and
  * with the official SDK v1 client.
  */
+import { IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -21,7 +22,7 @@ import {
   type SessionState,
   type TransportDispatcher,
 } from "../runtime/dispatcher.js";
-import { createHttpHandler, createMemorySessionStore, serveHttp, type HttpOptions, type HttpServer } from "../runtime/http.js";
+import { createHttpHandler, createMemorySessionStore, serveHttp, type HttpOptions, type HttpServer, type HttpTransportInfo } from "../runtime/http.js";
 import { generateInto, SPEC_DIR } from "./support/corpus.js";
 
 type Json = { [key: string]: unknown };
@@ -225,7 +226,9 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect((await bare.json()) as Json).toMatchObject({ result: { era: "legacy" } });
     expect(d.contexts.slice(1).every((c) => c.channel === channel)).toBe(true);
     expect(d.pushes.get(channel)?.size).toBe(1);
-    expect(d.contexts.every((c) => (c.transport as Json)["sessionId"] === sessionId)).toBe(true);
+    // What handlers see as context.transport: the request that carried the message, and the session's id.
+    const seen = d.contexts.map((c) => c.transport as HttpTransportInfo);
+    expect(seen.every((t) => t.kind === "http" && t.request instanceof IncomingMessage && t.sessionId === sessionId)).toBe(true);
 
     // A failed initialize: answered (status 200, the error in the body), no session id, its channel closed.
     const failed = await post(url, initialize(4, "bad"));

@@ -109,7 +109,11 @@ export interface RequestContext {
   readonly logLevel: string | undefined;
   /** Aborted when the request is cancelled (`notifications/cancelled`, or the transport's signal) or its deadline passes. */
   readonly signal: DispatchAbortSignal;
-  /** What the transport passed as `HandleContext.transport`. */
+  /**
+   * What the transport passed as `HandleContext.transport`: the runtime's stdio transport passes a
+   * `StdioTransportInfo` (`{ kind: "stdio" }`), its HTTP one an `HttpTransportInfo` (`{ kind: "http",
+   * request, sessionId? }`: the `node:http` request, and a legacy session's `Mcp-Session-Id`).
+   */
   readonly transport: unknown;
   /** Sends a notification about this request (progress, log messages) through the transport; dropped after the response or when the transport has no stream for it. */
   notify<M extends OutgoingNotificationMethod>(method: M, params: OutgoingNotificationParams<M>): void;
@@ -167,6 +171,7 @@ export type RequestHandler<M extends HandledRequestMethod> = RequestHandlerOf<Me
 export interface NotificationContext {
   readonly method: string;
   readonly meta: { readonly [key: string]: unknown };
+  /** What the transport passed as `HandleContext.transport` (see {@link RequestContext.transport}). */
   readonly transport: unknown;
 }
 
