@@ -297,10 +297,13 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (skipping) {
       skipping = false;
     } else {
+      // A line read in pieces is copied once more, to a buffer of its own length: a request held at the cap keeps it, and
+      // the array it grew in may be twice as long.
       let bytes = last;
       if (size > 0) {
-        const whole = appendBytes(line, size, last, size + last.length);
-        bytes = Buffer.from(whole.buffer, whole.byteOffset, size + last.length);
+        bytes = Buffer.allocUnsafe(size + last.length);
+        bytes.set(line.subarray(0, size));
+        bytes.set(last, size);
       }
       const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
       arrive(bytes.subarray(0, end));
