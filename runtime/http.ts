@@ -66,8 +66,9 @@
  *   one connection (pipelined; one more → `-32603`, 503), open `subscriptions/listen` streams (one
  *   more → `-32603`, 503; legacy GET streams count too), legacy sessions, and an optional time
  *   limit per request (→ `-32603`).
- *   An SSE stream whose reader falls more than 16 MiB behind is closed, and so is one more than
- *   256 KiB behind while all streams hold more than 128 MiB unread.
+ *   An SSE stream whose reader falls more than 16 MiB behind is closed; while all streams hold
+ *   more than 128 MiB unread, those furthest behind (more than 256 KiB) are closed until they no
+ *   longer do.
  * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
  *   `subscriptions/listen` streams get their result, legacy sessions are closed (their GET streams
  *   end; a request waiting for the client's answer to a server→client request is answered
@@ -512,31 +513,52 @@ const STREAM_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 /**
  * What the SSE streams of one endpoint may hold together that their readers have not taken, in
- * bytes: past it, a stream more than {@link STREAM_BEHIND_BYTES} behind is closed when written to.
- * Each stream alone is bounded by {@link STREAM_BACKLOG_BYTES}; without a bound over all of them, 20
- * streams never read held 437 MiB, and `maxSubscriptions` (256) could hold 4 GiB.
+ * bytes: past it, when a stream more than {@link STREAM_BEHIND_BYTES} behind is written to, the
+ * streams furthest behind are closed until all hold no more ({@link shedBacklog}). Each stream alone
+ * is bounded by {@link STREAM_BACKLOG_BYTES}; without a bound over all of them, 20 streams never read
+ * held 437 MiB, and `maxSubscriptions` (256) could hold 4 GiB.
  */
 const STREAMS_BACKLOG_BYTES = 128 * 1024 * 1024;
 
 /** A stream this far behind counts as one whose reader is behind (see {@link STREAMS_BACKLOG_BYTES}); a reader keeping up holds less. */
 const STREAM_BEHIND_BYTES = 256 * 1024;
 
-/** The bytes `streams` hold that their readers have not taken. */
+/** The bytes `streams` hold that their readers have not taken (a stream closed holds none). */
 function unreadBytes(streams: ReadonlySet<ServerResponse>): number {
   let total = 0;
-  for (const res of streams) total += res.writableLength;
+  for (const res of streams) if (!res.destroyed) total += res.writableLength;
   return total;
+}
+
+/**
+ * While `open` (the endpoint's streams, answers still being sent among them) hold more than
+ * {@link STREAMS_BACKLOG_BYTES} unread, closes the one furthest behind, of those more than
+ * {@link STREAM_BEHIND_BYTES} behind. Closing the stream written to instead closed a reader taking
+ * everything at once whose handler wrote 1 MiB of notifications in one go (node:http holds them until
+ * the socket takes them) while a dozen clients that had read nothing of their 12 MiB answers kept them.
+ */
+function shedBacklog(open: ReadonlySet<ServerResponse>): void {
+  let total = unreadBytes(open);
+  if (total <= STREAMS_BACKLOG_BYTES) return;
+  const behind = [...open].filter((res) => !res.destroyed && res.writableLength > STREAM_BEHIND_BYTES);
+  behind.sort((a, b) => b.writableLength - a.writableLength);
+  for (const res of behind) {
+    if (total <= STREAMS_BACKLOG_BYTES) return;
+    total -= res.writableLength;
+    res.destroy();
+  }
 }
 
 /**
  * Writes one message to an SSE stream of `open` (the endpoint's open streams); false when the
  * stream is closed, or was closed now: its reader more than {@link STREAM_BACKLOG_BYTES} behind,
- * or behind while all streams hold more than {@link STREAMS_BACKLOG_BYTES}.
+ * or furthest behind while all streams hold more than {@link STREAMS_BACKLOG_BYTES}.
  */
 function writeEvent(res: ServerResponse, message: unknown, open: ReadonlySet<ServerResponse>): boolean {
   if (res.writableEnded || res.destroyed) return false;
   const behind = res.writableLength;
-  if (behind > STREAM_BACKLOG_BYTES || (behind > STREAM_BEHIND_BYTES && unreadBytes(open) > STREAMS_BACKLOG_BYTES)) {
+  if (behind > STREAM_BEHIND_BYTES && behind <= STREAM_BACKLOG_BYTES) shedBacklog(open);
+  if (behind > STREAM_BACKLOG_BYTES || res.destroyed) {
     res.destroy();
     return false;
   }

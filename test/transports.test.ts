@@ -1236,6 +1236,63 @@ describe("Streamable HTTP transport, hardened", () => {
     }
   });
 
+  it("past 128 MiB unread in all, closes the streams furthest behind, not a reader taking everything whose handler wrote 1 MiB at once", async () => {
+    // Answers of 12 MiB on a stream (a log message first), and a tool writing 64 log messages of 16 KiB in one go: node:http
+    // holds them until the socket takes them, so the stream is 1 MiB behind however fast its client reads.
+    const note = "n".repeat(16 * 1024);
+    type LogContext = { notify(method: string, params: Json): void };
+    const d = m.dispatch.createServerDispatcher({
+      serverInfo: SERVER_INFO,
+      capabilities: { tools: {}, logging: {} },
+      tools: [
+        {
+          definition: { name: "answer", inputSchema: NO_ARGS },
+          call: async (_args: Json, context: LogContext) => {
+            context.notify("notifications/message", { level: "info", data: "answering" });
+            return text("y".repeat(12 * 2 ** 20));
+          },
+        },
+        {
+          definition: { name: "burst", inputSchema: NO_ARGS },
+          call: async (_args: Json, context: LogContext) => {
+            for (let i = 0; i < 64; i++) context.notify("notifications/message", { level: "info", data: note });
+            return text("burst");
+          },
+        },
+      ],
+    });
+    const s = await m.http.serveHttp(d, { port: 0, shutdownGraceMs: 200 });
+    servers.push(s);
+    const responses: ServerResponse[] = [];
+    s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
+    const unread = () => responses.reduce((sum, r) => sum + (r.destroyed ? 0 : r.writableLength), 0);
+    const logged = (id: string | number, name: string) => ({ ...call(id, name), params: { _meta: { ...META, "io.modelcontextprotocol/logLevel": "info" }, name, arguments: {} } });
+    // Twelve clients that read nothing of their answers: 144 MiB unread, less what the system took.
+    const requests = Array.from({ length: 12 }, (_, i) => {
+      const req = httpRequest(s.url, {
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": "answer" },
+      });
+      req.on("response", (res) => res.pause());
+      req.on("error", () => {});
+      req.end(JSON.stringify(logged(i, "answer")));
+      return req;
+    });
+    try {
+      await within(until(() => responses.filter((r) => r.writableEnded).length === 12), 10_000, "the answers");
+      expect(unread()).toBeGreaterThan(128 * 2 ** 20);
+      const burst = await within(post(s.url, logged("b", "burst")), 10_000, "the burst's answer");
+      // Before, its stream was closed at its 17th message, its answer lost, while the twelve kept theirs.
+      expect(lastMessage(burst.body).result?.["content"]).toEqual([{ type: "text", text: "burst" }]);
+      expect(burst.body.split("notifications/message").length - 1).toBe(64);
+      expect(responses.filter((r) => r.destroyed).length).toBeGreaterThan(0);
+      expect(unread()).toBeLessThanOrEqual(128 * 2 ** 20);
+    } finally {
+      for (const req of requests) req.destroy();
+    }
+  });
+
   it("closes a connection whose client does not take an answer within sendTimeoutMs, freeing what it held; a reading client is served", async () => {
     const s = await serve({ sendTimeoutMs: 300 });
     // 32 MB: more than the system's socket buffers take, so the rest waits in the server until the client reads.
