@@ -69,9 +69,12 @@ export function declareErrorNames(table: SymbolTable, file: string, facts: Proto
     const names = namesOf(f.constant);
     out.set(f.constant, names);
     const at = f.span ? { span: f.span } : {};
-    // Letters and digits outside ASCII would be dropped from the names (`ACME_ÉCHEC` gave `AcmeChec`): refused, as a name
-    // without letters is.
-    const dropped = [...new Set(f.constant.match(/[\p{L}\p{N}]/gu) ?? [])].filter((c) => c > "\x7f");
+    // Characters outside ASCII would be dropped from the names (`ACME_ÉCHEC` gave `AcmeChec`; its É written decomposed, an E
+    // and a combining accent, `AcmeEChec`): refused, as a name without letters is. One that is no letter or digit (an
+    // accent, a joiner) is named by its code point.
+    const dropped = [...new Set(f.constant.match(/[^\x00-\x7f]/gu) ?? [])].map((c) =>
+      /[\p{L}\p{N}]/u.test(c) ? c : "U+" + c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0"),
+    );
     if (!isPlainIdentifier(names.member) || !isPlainIdentifier(names.constructorName) || dropped.length > 0) {
       // No words at all: the names are made of a constant's ASCII letters and digits only, and an empty pair says nothing.
       const gives =
