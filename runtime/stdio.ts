@@ -622,6 +622,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (finished) return;
     finished = true;
     clearTimeout(graceTimer);
+    // Nothing is written after the last answer: a state change still held for a reader far behind is moot now.
+    deferred.clear();
     // Written in order: this callback runs once every answer before it is flushed. A reader that
     // stopped reading does not hold the end up: after sendTimeoutMs, `closed` resolves anyway (as
     // the HTTP transport's answers get sendTimeoutMs to be taken). Before, that was one second, and
