@@ -508,6 +508,12 @@ function errorBody(id: unknown, code: number, message: string): unknown {
 
 const NO_BYTES: Buffer = Buffer.alloc(0);
 
+/**
+ * The headers of every SSE stream: not cached, and not buffered by a proxy in front (nginx reads
+ * `X-Accel-Buffering`), so that each event reaches the client as it is written.
+ */
+const SSE_HEADERS: { readonly [name: string]: string } = Object.freeze({ "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+
 /** A reader this far behind on an SSE stream has the stream closed, rather than the server holding what it has not read. */
 const STREAM_BACKLOG_BYTES = 16 * 1024 * 1024;
 
@@ -1083,7 +1089,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
         // server→client request too, which would else fail its request), elsewhere nothing does.
         if (!eventStream) return route.legacy && route.push !== undefined && route.push(outgoing);
         sse = true;
-        const headers: { [name: string]: string } = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
+        const headers: { [name: string]: string } = { ...SSE_HEADERS };
         if (route.opening !== undefined) headers["mcp-session-id"] = route.opening.id;
         res.writeHead(200, headers);
         countStream(req, res);
@@ -1126,7 +1132,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       // A request left unanswered (cancelled by the client) still gets what a request's POST is
       // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses,
       // and for such a request whose client takes no stream (no answer in JSON says "cancelled").
-      if (!sse && asks && eventStream) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      if (!sse && asks && eventStream) res.writeHead(200, SSE_HEADERS);
       else if (!sse && refused !== undefined) return sendJson(res, 400, { jsonrpc: "2.0", error: refused });
       else if (!sse) res.writeHead(202, { "content-length": "0" });
       res.end();
@@ -1238,7 +1244,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     if (streams >= maxSubscriptions) return sendJson(res, 503, errorBody(undefined, -32603, tooManyStreams));
     streams++;
     session.used = true;
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+    res.writeHead(200, SSE_HEADERS);
     res.flushHeaders();
     countStream(req, res);
     session.stream = res;
