@@ -66,9 +66,9 @@
  *   one connection (pipelined; one more → `-32603`, 503), open `subscriptions/listen` streams (one
  *   more → `-32603`, 503; legacy GET streams count too), legacy sessions, and an optional time
  *   limit per request (→ `-32603`).
- *   An SSE stream whose reader falls more than 16 MiB behind is closed; while all streams hold
- *   more than 128 MiB unread, those furthest behind (more than 256 KiB) are closed until they no
- *   longer do.
+ *   An SSE stream whose reader falls more than 16 MiB behind is closed; while all streams and
+ *   answers written hold more than 128 MiB unread, those furthest behind (more than 256 KiB) are
+ *   closed until they no longer do.
  * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
  *   `subscriptions/listen` streams get their result, legacy sessions are closed (their GET streams
  *   end; a request waiting for the client's answer to a server→client request is answered
@@ -518,9 +518,9 @@ const SSE_HEADERS: { readonly [name: string]: string } = Object.freeze({ "conten
 const STREAM_BACKLOG_BYTES = 16 * 1024 * 1024;
 
 /**
- * What the SSE streams of one endpoint may hold together that their readers have not taken, in
- * bytes: past it, when a stream more than {@link STREAM_BEHIND_BYTES} behind is written to, the
- * streams furthest behind are closed until all hold no more ({@link shedBacklog}). Each stream alone
+ * What the SSE streams of one endpoint and its answers written may hold together that their readers
+ * have not taken, in bytes: past it, when a stream more than {@link STREAM_BEHIND_BYTES} behind is
+ * written to or an answer is, those furthest behind are closed until all hold no more ({@link shedBacklog}). Each stream alone
  * is bounded by {@link STREAM_BACKLOG_BYTES}; without a bound over all of them, 20 streams never read
  * held 437 MiB, and `maxSubscriptions` (256) could hold 4 GiB.
  */
@@ -539,14 +539,15 @@ function unreadBytes(streams: ReadonlySet<ServerResponse>): number {
 /**
  * While `open` (the endpoint's streams, answers still being sent among them) hold more than
  * {@link STREAMS_BACKLOG_BYTES} unread, closes the one furthest behind, of those more than
- * {@link STREAM_BEHIND_BYTES} behind. Closing the stream written to instead closed a reader taking
+ * {@link STREAM_BEHIND_BYTES} behind, but for `spared` (an answer written now, which its client
+ * has had no time to take). Closing the stream written to instead closed a reader taking
  * everything at once whose handler wrote 1 MiB of notifications in one go (node:http holds them until
  * the socket takes them) while a dozen clients that had read nothing of their 12 MiB answers kept them.
  */
-function shedBacklog(open: ReadonlySet<ServerResponse>): void {
+function shedBacklog(open: ReadonlySet<ServerResponse>, spared?: ServerResponse): void {
   let total = unreadBytes(open);
   if (total <= STREAMS_BACKLOG_BYTES) return;
-  const behind = [...open].filter((res) => !res.destroyed && res.writableLength > STREAM_BEHIND_BYTES);
+  const behind = [...open].filter((res) => res !== spared && !res.destroyed && res.writableLength > STREAM_BEHIND_BYTES);
   behind.sort((a, b) => b.writableLength - a.writableLength);
   for (const res of behind) {
     if (total <= STREAMS_BACKLOG_BYTES) return;
@@ -853,11 +854,21 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   // The 403 for an Origin not answered says so too: by default an origin is answered when its host is.
   const originsConfigured =
     options.allowedOrigins !== undefined ? `${by}'s allowedOrigins names the origins answered` : `an http(s) origin is answered when its host is: ${hostsConfigured}`;
-  // The SSE streams open (POST answers taking a stream, listen streams, legacy sessions' GET streams): see writeEvent.
+  // The SSE streams open (POST answers taking a stream, listen streams, legacy sessions' GET streams), and answers written
+  // that their clients have not taken yet: see writeEvent and answerWritten.
   const eventStreams = new Set<ServerResponse>();
   const countStream = (req: IncomingMessage, res: ServerResponse): void => {
+    if (eventStreams.has(res)) return;
     eventStreams.add(res);
     onGone(req, res, () => eventStreams.delete(res));
+  };
+  // An answer the client has not taken counts with the streams: forty clients that asked for 8 MiB and read nothing held
+  // 796 MiB until sendTimeoutMs closed their connections. Past the bound, the answers and streams furthest behind are
+  // closed, but for this one.
+  const answerWritten = (req: IncomingMessage, res: ServerResponse): void => {
+    if (res.destroyed || res.writableLength <= STREAM_BEHIND_BYTES) return;
+    countStream(req, res);
+    shedBacklog(eventStreams, res);
   };
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const bodies: BodyBudget = { used: 0, max: Math.max(atLeastOne(by, "maxBodyBytesInFlight", options.maxBodyBytesInFlight, 128 * 1024 * 1024), limit) };
@@ -1147,12 +1158,13 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
         if (text !== undefined) events += "event: message\ndata: " + text + "\n\n";
       }
       res.end(events);
-      return;
+    } else if (isBatchAnswer(response)) sendJson(res, 200, response);
+    else {
+      if (keepSession) res.setHeader("mcp-session-id", route.opening!.id);
+      // A legacy session's request gets its error with 200; input the server cannot take (a batch, no request at all) its 4xx.
+      sendJson(res, route.legacy && response.id !== undefined ? 200 : statusOf(response), response);
     }
-    if (isBatchAnswer(response)) return sendJson(res, 200, response);
-    if (keepSession) res.setHeader("mcp-session-id", route.opening!.id);
-    // A legacy session's request gets its error with 200; input the server cannot take (a batch, no request at all) its 4xx.
-    sendJson(res, route.legacy && response.id !== undefined ? 200 : statusOf(response), response);
+    answerWritten(req, res);
   };
 
   /** An `initialize` without the modern `_meta` version and without `Mcp-Session-Id`: a new legacy session, kept when the answer is a result. */

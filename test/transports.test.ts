@@ -1281,13 +1281,50 @@ describe("Streamable HTTP transport, hardened", () => {
     });
     try {
       await within(until(() => responses.filter((r) => r.writableEnded).length === 12), 10_000, "the answers");
-      expect(unread()).toBeGreaterThan(128 * 2 ** 20);
+      // About the bound: answers not taken count too, and the one written last is spared.
+      expect(unread()).toBeGreaterThan(100 * 2 ** 20);
       const burst = await within(post(s.url, logged("b", "burst")), 10_000, "the burst's answer");
       // Before, its stream was closed at its 17th message, its answer lost, while the twelve kept theirs.
       expect(lastMessage(burst.body).result?.["content"]).toEqual([{ type: "text", text: "burst" }]);
       expect(burst.body.split("notifications/message").length - 1).toBe(64);
       expect(responses.filter((r) => r.destroyed).length).toBeGreaterThan(0);
       expect(unread()).toBeLessThanOrEqual(128 * 2 ** 20);
+    } finally {
+      for (const req of requests) req.destroy();
+    }
+  });
+
+  it("counts answers not taken with the SSE streams: past 128 MiB unread in all, those furthest behind are closed, not the one just written (helper-143)", async () => {
+    const s = await serve();
+    const responses: ServerResponse[] = [];
+    s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
+    // Sixteen clients that ask for 14 MiB each and read nothing: 224 MiB, each answer under a stream's own 16 MiB.
+    const body = JSON.stringify(call(1, "big", { bytes: 14 * 2 ** 20 }));
+    const requests = Array.from({ length: 16 }, () => {
+      const req = httpRequest(s.url, {
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", accept: "application/json", "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": "big" },
+      });
+      req.on("response", (res) => res.pause());
+      req.on("error", () => {});
+      req.end(body);
+      return req;
+    });
+    try {
+      let most = 0;
+      const unread = () => responses.reduce((sum, r) => sum + (r.destroyed ? 0 : r.writableLength), 0);
+      for (let i = 0; i < 100 && responses.filter((r) => r.writableEnded).length < 16; i++) {
+        await sleep(20);
+        most = Math.max(most, unread());
+      }
+      expect(responses.filter((r) => r.writableEnded)).toHaveLength(16);
+      // The bound, the answer written last (spared), and what an answer less than 256 KiB behind holds.
+      expect(most).toBeLessThan(128 * 2 ** 20 + 15 * 2 ** 20 + 16 * 256 * 1024);
+      expect(responses.filter((r) => r.destroyed).length).toBeGreaterThan(0);
+      // A client that reads is served whole meanwhile.
+      const read = await post(s.url, call(2, "big", { bytes: 14 * 2 ** 20 }));
+      expect((JSON.parse(read.body) as { result: { content: { text: string }[] } }).result.content[0]!.text).toHaveLength(14 * 2 ** 20);
     } finally {
       for (const req of requests) req.destroy();
     }
