@@ -83,7 +83,6 @@ import { Server, type AddressInfo, type Socket } from "node:net";
 import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
 import { appendBytes, invalidRequestIdMessage, isPlainObject, isResponse, messageOf, own, quoteShort, requestIdOf, retainedBytes, wireText } from "./json.js";
 
-/** Options of {@link serveHttp} and {@link createHttpHandler}. */
 /**
  * What the Streamable HTTP transport passes to handlers as `context.transport`: the HTTP request
  * that carried the message (its headers, its socket's address), and the legacy session's
@@ -95,6 +94,7 @@ export interface HttpTransportInfo {
   readonly sessionId?: string;
 }
 
+/** Options of {@link serveHttp} and {@link createHttpHandler}. */
 export interface HttpOptions {
   /** Default: 3000. 0 picks a free port. */
   readonly port?: number;

@@ -41,7 +41,6 @@ import type { Readable, Writable } from "node:stream";
 import type { DispatchErrorObject, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
 import { appendBytes, isNotificationMessage, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
 
-/** Options of {@link serveStdio}. */
 /** What the stdio transport passes to handlers as `context.transport`: one client, the process's stdin and stdout. */
 export interface StdioTransportInfo {
   readonly kind: "stdio";
@@ -50,6 +49,7 @@ export interface StdioTransportInfo {
 /** The one `context.transport` of the stdio transport. */
 const STDIO_TRANSPORT: StdioTransportInfo = Object.freeze({ kind: "stdio" });
 
+/** Options of {@link serveStdio}. */
 export interface StdioOptions {
   /** Default: `process.stdin`. */
   readonly input?: Readable;

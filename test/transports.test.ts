@@ -1981,3 +1981,20 @@ describe("the server process (main.ts)", () => {
     expect(line).toMatch(/^(listening on http:\/\/127\.0\.0\.1:3000\/mcp|error: cannot listen on 127\.0\.0\.1:3000: port 3000 is in use)/);
   });
 });
+
+describe("the transports' API", () => {
+  it("gives each export of http.ts and stdio.ts one doc comment of its own (HttpOptions and StdioOptions had lost theirs to the TransportInfo types declared above them)", () => {
+    const docs: string[] = [];
+    for (const module of ["http", "stdio"]) {
+      const file = join(ROOT, "runtime", `${module}.ts`);
+      const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+      for (const statement of source.statements) {
+        if (!ts.canHaveModifiers(statement) || !ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) continue;
+        const names = ts.isVariableStatement(statement) ? statement.declarationList.declarations.map((d) => d.name.getText(source)) : [(statement as ts.DeclarationStatement).name?.getText(source) ?? "?"];
+        const count = ts.getJSDocCommentsAndTags(statement).filter(ts.isJSDoc).length;
+        if (count !== 1) docs.push(`${module}.ts ${names.join(", ")}: ${count} doc comments`);
+      }
+    }
+    expect(docs).toEqual([]);
+  });
+});
