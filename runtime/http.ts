@@ -79,7 +79,7 @@
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { Server, type AddressInfo, type Socket } from "node:net";
+import { isIPv6, Server, type AddressInfo, type Socket } from "node:net";
 import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
 import { appendBytes, invalidRequestIdMessage, isPlainObject, isResponse, messageOf, own, quoteShort, requestIdOf, retainedBytes, wireText } from "./json.js";
 
@@ -104,8 +104,8 @@ export interface HttpOptions {
   readonly path?: string;
   /**
    * Host names (without port) a request's `Host` may name. Default: localhost, 127.0.0.1, [::1].
-   * One that is no host name (`mcp.example.com:8443`, `https://mcp.example.com`), which no `Host`
-   * could match, throws `RangeError`.
+   * One that is no host name (`mcp.example.com:8443`, `https://mcp.example.com`, an IPv6 address
+   * without brackets or with a zone), which no `Host` could match, throws `RangeError`.
    */
   readonly allowedHosts?: readonly string[];
   /**
@@ -354,6 +354,17 @@ function targetUrl(target: string | undefined): URL {
 function hostName(host: string): string | undefined {
   const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~-]+)(?::\d{1,5})?$/.exec(host.trim());
   return m === null ? undefined : m[1]!.toLowerCase();
+}
+
+/**
+ * How to name, as a `Host` header does, what {@link hostName} does not take as given: an IPv6
+ * address in brackets and without a zone (`fd00::5` has no scheme or port, and saying to drop
+ * them sent its owner nowhere), anything else without a scheme or port.
+ */
+function hostNameHint(given: string): string {
+  const address = given.replace(/^\[(.*)\]$/, "$1");
+  if (isIPv6(address)) return `name an IPv6 address in brackets, without a zone, as a Host header does ([${address.replace(/%.*$/, "")}])`;
+  return "name a host as a Host header does, without a scheme or port (mcp.example.com)";
 }
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
@@ -845,7 +856,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   for (const h of hosts) {
     if (hostName(h) !== h) {
       const setting = options.allowedHostsSetting ?? `${by}'s allowedHosts`;
-      throw new RangeError(`${setting} gives ${quoteShort(h)}, which is no host name: name a host as a Host header does, without a scheme or port (mcp.example.com)`);
+      throw new RangeError(`${setting} gives ${quoteShort(h)}, which is no host name: ${hostNameHint(h)}`);
     }
   }
   // The 403 for a Host not answered says where the hosts are configured. It lists the defaults (public, and the hosts

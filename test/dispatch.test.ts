@@ -1084,6 +1084,15 @@ describe("Streamable HTTP transport", () => {
     expect(() => m.http.createHttpHandler(makeDispatcher(), { allowedHosts: ["https://mcp.example.com"], allowedHostsSetting: "the server's --allow-host" })).toThrow(
       new RangeError('the server\'s --allow-host gives "https://mcp.example.com", which is no host name: name a host as a Host header does, without a scheme or port (mcp.example.com)'),
     );
+    // An IPv6 address has neither a scheme nor a port to drop: it is named in brackets, without a zone (helper-152: said to drop them).
+    for (const [given, named] of [["fd00::5", "[fd00::5]"], ["fe80::1%eth0", "[fe80::1]"], ["[fe80::1%25eth0]", "[fe80::1]"]]) {
+      expect(() => m.http.createHttpHandler(makeDispatcher(), { allowedHosts: [given!] })).toThrow(
+        new RangeError(`createHttpHandler's allowedHosts gives "${given}", which is no host name: name an IPv6 address in brackets, without a zone, as a Host header does (${named})`),
+      );
+    }
+    expect(() => m.http.createHttpHandler(makeDispatcher(), { allowedHosts: ["[fd00::5]:8443"] })).toThrow(
+      new RangeError('createHttpHandler\'s allowedHosts gives "[fd00::5]:8443", which is no host name: name a host as a Host header does, without a scheme or port (mcp.example.com)'),
+    );
     // Names as a Host gives them are taken, whatever their case; so are the defaults.
     expect(() => m.http.createHttpHandler(makeDispatcher(), { allowedHosts: ["MCP.example.com", "mcp_backend", "[::1]", "127.0.0.1"] })).not.toThrow();
   });
