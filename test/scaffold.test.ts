@@ -571,6 +571,27 @@ describe("a scaffolded project", () => {
     });
   });
 
+  it("passes its own HTTP tests when its server writes a line to stderr before the one saying where it listens; one that ends first fails them, and they end (a banner made them stop on it and wait forever)", { timeout: 240_000 }, async () => {
+    const dir = join(scratchDir("scaffold-stderr-banner"), "server");
+    expect((await cli("scaffold", dir, ...SPEC, "draft", "--eras", "modern", "--docs", "none")).code).toBe(0);
+    const main = join(dir, "src", "main.ts");
+    const source = readFileSync(main, "utf8");
+    expect(source).toContain("\nconst args = commandLine();");
+    writeFileSync(main, source.replace("\nconst args = commandLine();", '\nprocess.stderr.write("notes-server starting\\n");\nconst args = commandLine();'));
+    buildWithRepoModules(dir);
+    const run = () => spawnSync(process.execPath, ["--test", "dist/test/server.test.js"], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+    const banner = run();
+    expect(banner.status, banner.stdout + banner.stderr).toBe(0);
+    expect(banner.stdout).toMatch(/^# fail 0$/m);
+    // A server that exits before it listens: the tests fail, naming what it wrote, and the run ends.
+    writeFileSync(join(dir, "dist", "src", "main.js"), 'process.stderr.write("no port for you\\n");\nprocess.exit(1);\n');
+    const ended = run();
+    expect(ended.signal).toBeNull();
+    expect(ended.status).toBe(1);
+    expect(ended.stdout).toContain("the server ended before it said where it listens");
+    expect(ended.stdout).toContain("no port for you");
+  });
+
   it("with --example conformance, passes its own tests too: they check that example's handlers, not the default ones", { timeout: 240_000 }, async () => {
     const dir = join(scratchDir("scaffold-npm-conformance"), "server");
     expect((await cli("scaffold", dir, ...SPEC, "draft", "--example", "conformance", "--docs", "tags")).code).toBe(0);

@@ -3,7 +3,6 @@
  * HTTP, the `_meta` of a modern request, a legacy `initialize`, and readers for answers.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { after, before } from "node:test";
@@ -76,11 +75,23 @@ export function stdioPerSuite(): Pick<Stdio, "send" | "next"> {
   return { send: (message) => stdio!.send(message), next: () => stdio!.next() };
 }
 
-/** The server over Streamable HTTP on a free port of 127.0.0.1: its process and endpoint. */
+/**
+ * The server over Streamable HTTP on a free port of 127.0.0.1: its process and endpoint, once it
+ * says where it listens (`listening on <url>`, on stderr). Lines it writes there before (a log
+ * line of yours) are passed over; a server that ends first fails the tests with what it wrote.
+ */
 export async function startHttp(): Promise<{ readonly server: ChildProcessWithoutNullStreams; readonly url: string }> {
   const server = spawn(process.execPath, [main, "--http", "--port", "0"], { stdio: "pipe" });
-  const [line] = (await once(createInterface({ input: server.stderr }), "line")) as [string];
-  const url = /listening on (\S+)/.exec(line)?.[1];
-  if (url === undefined) throw new Error("the server did not say where it listens: " + line);
+  let written = "";
+  const url = await new Promise<string | undefined>((resolve) => {
+    const lines = createInterface({ input: server.stderr });
+    lines.on("line", (line) => {
+      const listening = /listening on (\S+)/.exec(line)?.[1];
+      if (listening !== undefined) resolve(listening);
+      else written += `${line}\n`;
+    });
+    lines.on("close", () => resolve(undefined));
+  });
+  if (url === undefined) throw new Error(`the server ended before it said where it listens; it wrote:\n${written}`);
   return { server, url };
 }
