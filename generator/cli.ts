@@ -959,9 +959,24 @@ function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO)
     any = true;
     io.stdout(revision.folder === "" ? `${out} held one revision (${revision.input.file}); it now holds a folder per revision\n` : `${where(revision.folder)} (${revision.input.file}) is no longer generated\n`);
   }
+  io.stdout(handlerRevisionMoved(out, old, fresh));
   const options = optionChanges(old.options, fresh.options);
   if (any && options.length > 0) io.stdout(`the options changed too: ${options.join(", ")}\n`);
   return any;
+}
+
+/**
+ * When the handler revision (the first) is in another folder than before, from another input (a spec update that
+ * moved the draft's protocol version on): its protocol changes against the handler revision before, since handlers
+ * are typed with it. The folders alone say only that one revision is new and another gone. Empty otherwise.
+ */
+function handlerRevisionMoved(out: string, old: Manifest, fresh: Manifest): string {
+  const [was] = revisionsOf(old);
+  const [now] = revisionsOf(fresh);
+  if (was === undefined || now === undefined || was.folder === now.folder || was.input.sha256 === now.input.sha256) return "";
+  const where = (folder: string) => (folder === "" ? out : inFolder(out, folder));
+  const moved = `the handler revision moved from ${where(was.folder)} to ${where(now.folder)}: ${inputChange(was.input.file, was.input.sha256, now.input)}\n`;
+  return moved + protocolChanges(was.protocol, now.protocol);
 }
 
 /** What changed in the protocol's terms between two snapshots, as `--check` and a write say it: each change as `diff` prints it, indented, or none. */
@@ -983,6 +998,7 @@ function printInputChanges(out: string, old: Manifest, fresh: Manifest, io: CliI
     // Each change, as --check lists them: after the write, --check is clean and the input it was compared with is gone.
     io.stdout(protocolChanges(was.protocol, revision.protocol));
   }
+  io.stdout(handlerRevisionMoved(out, old, fresh));
 }
 
 /** `the input of <out>/<folder> changed since it was generated: …`, said by a write and by `--check` alike. */

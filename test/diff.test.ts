@@ -1704,4 +1704,44 @@ describe("a write whose input changed lists the protocol changes (helper-100: on
       "",
     ]);
   });
+
+  it("several revisions, the draft's protocol version moved on: --check and the write list the handler revision's changes against the one before (helper-153: only 'a new revision' and 'no longer generated', while the handlers' types changed)", async () => {
+    const dir = scratchDir("write-handler-revision-moved");
+    for (const version of ["draft", "2025-11-25"]) {
+      mkdirSync(join(dir, "spec", "schema", version), { recursive: true });
+      writeFileSync(join(dir, "spec", "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+    }
+    const out = join(dir, "out");
+    const args = ["generate", "--spec", join(dir, "spec"), "--spec-version", "draft,2025-11-25", "--out", out, "--targets", "types"];
+    expect((await cli(...args)).code).toBe(0);
+    const draft = join(dir, "spec", "schema", "draft", "schema.ts");
+    const sha = () => createHash("sha256").update(readFileSync(draft)).digest("hex").slice(0, 12);
+    const was = sha();
+    const source = readFileSync(draft, "utf8");
+    const tool = "export interface Tool extends BaseMetadata, Icons {\n";
+    expect(source).toContain('export const LATEST_PROTOCOL_VERSION = "2026-07-28";');
+    expect(source).toContain(tool);
+    writeFileSync(draft, source.replace('LATEST_PROTOCOL_VERSION = "2026-07-28"', 'LATEST_PROTOCOL_VERSION = "2026-12-01"').replace(tool, `${tool}  version: string;\n`));
+    const now = sha();
+    const moved = [
+      `the handler revision moved from ${out}/2026-07-28 to ${out}/2026-12-01: schema.ts sha256 ${was}… → ${now}…`,
+      "protocol changes:",
+      "  protocol version: 1 changed",
+      "    ~ 2026-07-28 → 2026-12-01",
+      "  types: 1 changed",
+      "    ~ Tool",
+      "        + version: string",
+    ];
+    const check = await cli(...args, "--check");
+    expect(check.code).toBe(1);
+    expect(check.stdout.split("\n").slice(0, 9)).toEqual([`${out}/2026-12-01 is a new revision (schema.ts)`, `${out}/2026-07-28 (schema.ts) is no longer generated`, ...moved]);
+    const write = await cli(...args);
+    expect(write.code).toBe(0);
+    expect(write.stdout.split("\n").slice(1)).toEqual([
+      `the protocol revisions changed since ${out} was generated: 2026-07-28, 2025-11-25 → 2026-12-01, 2025-11-25 (clients of 2026-07-28 are no longer served)`,
+      ...moved,
+      `removed (this run does not produce them): ${out}/2026-07-28/types.ts`,
+      "",
+    ]);
+  });
 });
