@@ -531,9 +531,10 @@ const STREAM_BACKLOG_BYTES = 16 * 1024 * 1024;
 /**
  * What the SSE streams of one endpoint and its answers written may hold together that their readers
  * have not taken, in bytes: past it, when a stream more than {@link STREAM_BEHIND_BYTES} behind is
- * written to or an answer is, those furthest behind are closed until all hold no more ({@link shedBacklog}). Each stream alone
- * is bounded by {@link STREAM_BACKLOG_BYTES}; without a bound over all of them, 20 streams never read
- * held 437 MiB, and `maxSubscriptions` (256) could hold 4 GiB.
+ * written to or an answer is, those furthest behind are closed until all hold no more
+ * ({@link shedBacklog}). Each stream alone is bounded by {@link STREAM_BACKLOG_BYTES}; without a
+ * bound over all of them, 20 streams never read held 437 MiB, and `maxSubscriptions` (256) could
+ * hold 4 GiB.
  */
 const STREAMS_BACKLOG_BYTES = 128 * 1024 * 1024;
 
@@ -867,19 +868,19 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     options.allowedOrigins !== undefined ? `${by}'s allowedOrigins names the origins answered` : `an http(s) origin is answered when its host is: ${hostsConfigured}`;
   // The SSE streams open (POST answers taking a stream, listen streams, legacy sessions' GET streams), and answers written
   // that their clients have not taken yet: see writeEvent and answerWritten.
-  const eventStreams = new Set<ServerResponse>();
-  const countStream = (req: IncomingMessage, res: ServerResponse): void => {
-    if (eventStreams.has(res)) return;
-    eventStreams.add(res);
-    onGone(req, res, () => eventStreams.delete(res));
+  const sending = new Set<ServerResponse>();
+  const trackSending = (req: IncomingMessage, res: ServerResponse): void => {
+    if (sending.has(res)) return;
+    sending.add(res);
+    onGone(req, res, () => sending.delete(res));
   };
   // An answer the client has not taken counts with the streams: forty clients that asked for 8 MiB and read nothing held
   // 796 MiB until sendTimeoutMs closed their connections. Past the bound, the answers and streams furthest behind are
   // closed, but for this one.
   const answerWritten = (req: IncomingMessage, res: ServerResponse): void => {
     if (res.destroyed || res.writableLength <= STREAM_BEHIND_BYTES) return;
-    countStream(req, res);
-    shedBacklog(eventStreams, res);
+    trackSending(req, res);
+    shedBacklog(sending, res);
   };
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const bodies: BodyBudget = { used: 0, max: Math.max(atLeastOne(by, "maxBodyBytesInFlight", options.maxBodyBytesInFlight, 128 * 1024 * 1024), limit) };
@@ -975,7 +976,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       used: false,
       // Set when this process keeps the session it opened; 0 for one found in the store (opened elsewhere): taken as used.
       openedAt: 0,
-      push: (message) => session.stream !== undefined && writeEvent(session.stream, message, eventStreams),
+      push: (message) => session.stream !== undefined && writeEvent(session.stream, message, sending),
     };
     return session;
   };
@@ -1114,11 +1115,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
         const headers: { [name: string]: string } = { ...SSE_HEADERS };
         if (route.opening !== undefined) headers["mcp-session-id"] = route.opening.id;
         res.writeHead(200, headers);
-        countStream(req, res);
+        trackSending(req, res);
         keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
         keepAlive.unref();
       }
-      return writeEvent(res, outgoing, eventStreams);
+      return writeEvent(res, outgoing, sending);
     };
     // A request, or a batch holding requests (2025-03-26 basic/transports: their POST is answered with their responses).
     const asks = request !== undefined || (Array.isArray(message) && holdsRequest(message));
@@ -1269,7 +1270,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     session.used = true;
     res.writeHead(200, SSE_HEADERS);
     res.flushHeaders();
-    countStream(req, res);
+    trackSending(req, res);
     session.stream = res;
     const keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
     keepAlive.unref();
