@@ -894,6 +894,30 @@ function lastMessage(body: string): Response {
   return JSON.parse(data.length > 0 ? data[data.length - 1]!.slice(6) : body) as Response;
 }
 
+/**
+ * Clients of `s` that each POST `messages[i]` (its metadata headers mirroring the body) and read nothing of their
+ * answers; with the server's side of every exchange from now on, as node:http made it, and what those hold unread.
+ */
+function unreadingClients(s: HttpServer, messages: readonly Json[], accept = "application/json, text/event-stream") {
+  const responses: ServerResponse[] = [];
+  s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
+  const requests = messages.map((message) => {
+    const params = (message["params"] ?? {}) as Json;
+    const headers: Record<string, string> = { "content-type": "application/json", accept, "mcp-protocol-version": VERSION, "mcp-method": String(message["method"]) };
+    if (typeof params["name"] === "string") headers["mcp-name"] = params["name"];
+    const req = httpRequest(s.url, { method: "POST", agent: false, headers });
+    req.on("response", (res) => res.pause());
+    req.on("error", () => {});
+    req.end(JSON.stringify(message));
+    return req;
+  });
+  return {
+    responses,
+    unread: () => responses.reduce((sum, r) => sum + (r.destroyed ? 0 : r.writableLength), 0),
+    close: () => requests.forEach((req) => req.destroy()),
+  };
+}
+
 /** A raw TCP connection to the server; resolves `closed` with the milliseconds until the server closed it. */
 function rawConnection(url: string): { socket: Socket; closed: Promise<number>; connected: Promise<unknown> } {
   const target = new URL(url);
@@ -1200,22 +1224,8 @@ describe("Streamable HTTP transport, hardened", () => {
     const d = makeDispatcher();
     const s = await m.http.serveHttp(d, { port: 0, shutdownGraceMs: 200 });
     servers.push(s);
-    // The server's side of each stream, to read what it holds unread.
-    const responses: ServerResponse[] = [];
-    s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
     // Sixteen listen streams whose readers take nothing.
-    const requests = Array.from({ length: 16 }, (_, i) => {
-      const message = listen(i);
-      const req = httpRequest(s.url, {
-        method: "POST",
-        agent: false,
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION, "mcp-method": "subscriptions/listen" },
-      });
-      req.on("response", (res) => res.pause());
-      req.on("error", () => {});
-      req.end(JSON.stringify(message));
-      return req;
-    });
+    const { responses, unread, close } = unreadingClients(s, Array.from({ length: 16 }, (_, i) => listen(i)));
     try {
       await within(until(() => responses.filter((r) => r.headersSent).length === 16), 5000, "the streams' headers");
       // 1 MiB a change, fifteen times to each stream: up to 240 MiB unread in all, each stream under its own 16 MiB.
@@ -1224,7 +1234,7 @@ describe("Streamable HTTP transport, hardened", () => {
       for (let round = 0; round < 15; round++) {
         d.publish("notifications/tools/list_changed", { _meta: { pad } });
         await sleep(20);
-        most = Math.max(most, responses.reduce((sum, r) => sum + (r.destroyed ? 0 : r.writableLength), 0));
+        most = Math.max(most, unread());
       }
       // At most the bound, one change of each stream over it, and what a stream behind less than 256 KiB holds.
       expect(most).toBeLessThan(128 * 2 ** 20 + 16 * (2 ** 20 + 256 * 1024));
@@ -1232,7 +1242,7 @@ describe("Streamable HTTP transport, hardened", () => {
       // Without the bound, none would have been closed: each stream held less than 16 MiB.
       expect(responses.every((r) => r.destroyed || r.writableLength < 16 * 2 ** 20)).toBe(true);
     } finally {
-      for (const req of requests) req.destroy();
+      close();
     }
   });
 
@@ -1263,22 +1273,9 @@ describe("Streamable HTTP transport, hardened", () => {
     });
     const s = await m.http.serveHttp(d, { port: 0, shutdownGraceMs: 200 });
     servers.push(s);
-    const responses: ServerResponse[] = [];
-    s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
-    const unread = () => responses.reduce((sum, r) => sum + (r.destroyed ? 0 : r.writableLength), 0);
     const logged = (id: string | number, name: string) => ({ ...call(id, name), params: { _meta: { ...META, "io.modelcontextprotocol/logLevel": "info" }, name, arguments: {} } });
     // Twelve clients that read nothing of their answers: 144 MiB unread, less what the system took.
-    const requests = Array.from({ length: 12 }, (_, i) => {
-      const req = httpRequest(s.url, {
-        method: "POST",
-        agent: false,
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": "answer" },
-      });
-      req.on("response", (res) => res.pause());
-      req.on("error", () => {});
-      req.end(JSON.stringify(logged(i, "answer")));
-      return req;
-    });
+    const { responses, unread, close } = unreadingClients(s, Array.from({ length: 12 }, (_, i) => logged(i, "answer")));
     try {
       await within(until(() => responses.filter((r) => r.writableEnded).length === 12), 10_000, "the answers");
       // About the bound: answers not taken count too, and the one written last is spared.
@@ -1290,30 +1287,16 @@ describe("Streamable HTTP transport, hardened", () => {
       expect(responses.filter((r) => r.destroyed).length).toBeGreaterThan(0);
       expect(unread()).toBeLessThanOrEqual(128 * 2 ** 20);
     } finally {
-      for (const req of requests) req.destroy();
+      close();
     }
   });
 
   it("counts answers not taken with the SSE streams: past 128 MiB unread in all, those furthest behind are closed, not the one just written (helper-143)", async () => {
     const s = await serve();
-    const responses: ServerResponse[] = [];
-    s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
     // Sixteen clients that ask for 14 MiB each and read nothing: 224 MiB, each answer under a stream's own 16 MiB.
-    const body = JSON.stringify(call(1, "big", { bytes: 14 * 2 ** 20 }));
-    const requests = Array.from({ length: 16 }, () => {
-      const req = httpRequest(s.url, {
-        method: "POST",
-        agent: false,
-        headers: { "content-type": "application/json", accept: "application/json", "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": "big" },
-      });
-      req.on("response", (res) => res.pause());
-      req.on("error", () => {});
-      req.end(body);
-      return req;
-    });
+    const { responses, unread, close } = unreadingClients(s, Array.from({ length: 16 }, (_, i) => call(i, "big", { bytes: 14 * 2 ** 20 })), "application/json");
     try {
       let most = 0;
-      const unread = () => responses.reduce((sum, r) => sum + (r.destroyed ? 0 : r.writableLength), 0);
       for (let i = 0; i < 100 && responses.filter((r) => r.writableEnded).length < 16; i++) {
         await sleep(20);
         most = Math.max(most, unread());
@@ -1326,7 +1309,7 @@ describe("Streamable HTTP transport, hardened", () => {
       const read = await post(s.url, call(2, "big", { bytes: 14 * 2 ** 20 }));
       expect((JSON.parse(read.body) as { result: { content: { text: string }[] } }).result.content[0]!.text).toHaveLength(14 * 2 ** 20);
     } finally {
-      for (const req of requests) req.destroy();
+      close();
     }
   });
 
