@@ -67,8 +67,8 @@
  *   more → `-32603`, 503; legacy GET streams count too), legacy sessions, and an optional time
  *   limit per request (→ `-32603`).
  *   An SSE stream whose reader falls more than 16 MiB behind is closed; while all streams and
- *   answers written hold more than 128 MiB unread, those furthest behind (more than 256 KiB) are
- *   closed until they no longer do.
+ *   answers written hold more than 128 MiB unread, the connections furthest behind (more than
+ *   256 KiB, answers queued on them by pipelining included) are closed until they no longer do.
  * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
  *   `subscriptions/listen` streams get their result, legacy sessions are closed (their GET streams
  *   end; a request waiting for the client's answer to a server→client request is answered
@@ -541,30 +541,53 @@ const STREAMS_BACKLOG_BYTES = 128 * 1024 * 1024;
 /** A stream this far behind counts as one whose reader is behind (see {@link STREAMS_BACKLOG_BYTES}); a reader keeping up holds less. */
 const STREAM_BEHIND_BYTES = 256 * 1024;
 
+/**
+ * Whether `res` is closed, or its connection is: a response queued behind another on its connection
+ * (HTTP/1.1 pipelining) has no socket yet, and closing it alone closes nothing until it has one.
+ */
+function gone(res: ServerResponse): boolean {
+  return res.destroyed || res.req.socket.destroyed;
+}
+
 /** The bytes `streams` hold that their readers have not taken (a stream closed holds none). */
 function unreadBytes(streams: ReadonlySet<ServerResponse>): number {
   let total = 0;
-  for (const res of streams) if (!res.destroyed) total += res.writableLength;
+  for (const res of streams) if (!gone(res)) total += res.writableLength;
   return total;
 }
 
 /**
  * While `open` (the endpoint's streams, answers still being sent among them) hold more than
- * {@link STREAMS_BACKLOG_BYTES} unread, closes the one furthest behind, of those more than
- * {@link STREAM_BEHIND_BYTES} behind, but for `spared` (an answer written now, which its client
+ * {@link STREAMS_BACKLOG_BYTES} unread, closes the connection furthest behind, of those more than
+ * {@link STREAM_BEHIND_BYTES} behind, but for `spared`'s (an answer written now, which its client
  * has had no time to take). Closing the stream written to instead closed a reader taking
  * everything at once whose handler wrote 1 MiB of notifications in one go (node:http holds them until
  * the socket takes them) while a dozen clients that had read nothing of their 12 MiB answers kept them.
+ * A connection is behind by all it holds: the answers queued behind another (pipelined) wait for it,
+ * and they are freed only with the connection (`res.destroy()` on one of them closed nothing until
+ * its turn came: six connections that pipelined an answer of 4 MiB and three of 14 MiB, and read
+ * nothing, held 276 MiB).
  */
 function shedBacklog(open: ReadonlySet<ServerResponse>, spared?: ServerResponse): void {
   let total = unreadBytes(open);
   if (total <= STREAMS_BACKLOG_BYTES) return;
-  const behind = [...open].filter((res) => res !== spared && !res.destroyed && res.writableLength > STREAM_BEHIND_BYTES);
-  behind.sort((a, b) => b.writableLength - a.writableLength);
-  for (const res of behind) {
+  const connections = new Map<Socket, { bytes: number; responses: ServerResponse[] }>();
+  for (const res of open) {
+    if (gone(res)) continue;
+    const socket = res.req.socket;
+    const connection = connections.get(socket) ?? { bytes: 0, responses: [] };
+    connection.bytes += res.writableLength;
+    connection.responses.push(res);
+    connections.set(socket, connection);
+  }
+  if (spared !== undefined) connections.delete(spared.req.socket);
+  const behind = [...connections].filter(([, connection]) => connection.bytes > STREAM_BEHIND_BYTES);
+  behind.sort(([, a], [, b]) => b.bytes - a.bytes);
+  for (const [socket, connection] of behind) {
     if (total <= STREAMS_BACKLOG_BYTES) return;
-    total -= res.writableLength;
-    res.destroy();
+    total -= connection.bytes;
+    for (const res of connection.responses) res.destroy();
+    socket.destroy();
   }
 }
 
@@ -574,10 +597,10 @@ function shedBacklog(open: ReadonlySet<ServerResponse>, spared?: ServerResponse)
  * or furthest behind while all streams hold more than {@link STREAMS_BACKLOG_BYTES}.
  */
 function writeEvent(res: ServerResponse, message: unknown, open: ReadonlySet<ServerResponse>): boolean {
-  if (res.writableEnded || res.destroyed) return false;
+  if (res.writableEnded || gone(res)) return false;
   const behind = res.writableLength;
   if (behind > STREAM_BEHIND_BYTES && behind <= STREAM_BACKLOG_BYTES) shedBacklog(open);
-  if (behind > STREAM_BACKLOG_BYTES || res.destroyed) {
+  if (behind > STREAM_BACKLOG_BYTES || gone(res)) {
     res.destroy();
     return false;
   }
@@ -878,7 +901,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   // 796 MiB until sendTimeoutMs closed their connections. Past the bound, the answers and streams furthest behind are
   // closed, but for this one.
   const answerWritten = (req: IncomingMessage, res: ServerResponse): void => {
-    if (res.destroyed || res.writableLength <= STREAM_BEHIND_BYTES) return;
+    if (gone(res) || res.writableLength <= STREAM_BEHIND_BYTES) return;
     trackSending(req, res);
     shedBacklog(sending, res);
   };

@@ -1433,6 +1433,32 @@ describe("Streamable HTTP transport, hardened", () => {
     connection.socket.destroy();
   });
 
+  it("past 128 MiB unread in all, closes the connections furthest behind with the answers queued on them (pipelined), which only their connection's close frees (helper-154)", async () => {
+    const s = await serve();
+    const responses: ServerResponse[] = [];
+    s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
+    // Six connections that each pipeline a request for 4 MiB and three for 14 MiB, and read nothing: 276 MiB, each answer
+    // under 16 MiB, the first behind the least (the system took some of it), the three queued behind it the most.
+    const connections = Array.from({ length: 6 }, () => rawConnection(s.url));
+    try {
+      for (const connection of connections) {
+        connection.socket.pause();
+        await connection.connected;
+        connection.socket.write(pipelined(s.url, Array.from({ length: 4 }, (_, i) => call(i, "big", { bytes: (i === 0 ? 4 : 14) * 2 ** 20 }))));
+      }
+      const open = () => responses.filter((r) => !r.req.socket.destroyed);
+      await within(until(() => responses.length === 24 && open().every((r) => r.writableEnded)), 20_000, "the answers");
+      // What the server holds: the answers of the connections still open, those queued behind another included.
+      const held = open().reduce((sum, r) => sum + r.writableLength, 0);
+      // The bound, and the connection of the answer written last (spared). Before, an answer queued behind another was
+      // closed alone, which closed nothing until its turn came, and the server held about 270 MiB.
+      expect(held).toBeLessThan(128 * 2 ** 20 + 46 * 2 ** 20);
+      expect(open().length).toBeLessThan(24);
+    } finally {
+      for (const connection of connections) connection.socket.destroy();
+    }
+  });
+
   it("close() with pipelined requests in flight answers every one of them (helper-111: the answers queued behind the first, which said Connection: close, were dropped)", async () => {
     const s = await serve({ shutdownGraceMs: 2000 });
     const { connection, received } = await reading(s.url);
