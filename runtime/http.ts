@@ -488,15 +488,17 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 /**
  * Closes `res`'s connection when the answer written to it has not all reached the system within
  * `ms`: the client is not reading, and the rest would stay in this process's memory. Nothing to
- * do when the answer is not finished yet (a stream still open) or has reached the system.
+ * do when the answer is not finished yet (a stream still open) or has reached the system. The
+ * timer goes with the connection too ({@link onGone}): an answer queued behind another on it
+ * (pipelined) gets no `close` when the connection goes, and the timer kept all it held.
  */
-function flushWithin(res: ServerResponse, ms: number): void {
+function flushWithin(req: IncomingMessage, res: ServerResponse, ms: number): void {
   if (!res.writableEnded || res.writableFinished || res.destroyed) return;
   const timer = setTimeout(() => res.destroy(), ms);
   timer.unref();
   const clear = () => clearTimeout(timer);
   res.once("finish", clear);
-  res.once("close", clear);
+  onGone(req, res, clear);
 }
 
 /**
@@ -1530,7 +1532,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
         if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
         else res.end();
       })
-      .finally(() => flushWithin(res, sendTimeoutMs));
+      .finally(() => flushWithin(req, res, sendTimeoutMs));
   };
 
   const close = async (): Promise<void> => {

@@ -1459,6 +1459,33 @@ describe("Streamable HTTP transport, hardened", () => {
     }
   });
 
+  it("a connection gone with answers queued on it (pipelined) lets go of them at once, not after sendTimeoutMs (helper-154)", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const s = await serve();
+    const responses: WeakRef<ServerResponse>[] = [];
+    s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(new WeakRef(res)));
+    // An answer of 4 MiB the client does not read, and three of 8 MiB queued behind it; then the client goes.
+    const connection = rawConnection(s.url);
+    connection.socket.pause();
+    await connection.connected;
+    connection.socket.write(pipelined(s.url, Array.from({ length: 4 }, (_, i) => call(i, "big", { bytes: (i === 0 ? 4 : 8) * 2 ** 20 }))));
+    const ended = () => responses.filter((r) => r.deref()?.writableEnded === true).length;
+    await within(until(() => ended() === 4), 10_000, "the answers");
+    connection.socket.destroy();
+    const connections = () => new Promise<number>((resolve) => s.server.getConnections((_error, n) => resolve(n)));
+    const closedOnServer = async () => {
+      while ((await connections()) > 0) await sleep(20);
+    };
+    await within(closedOnServer(), 3000, "the server seeing the close");
+    await sleep(50);
+    gc();
+    gc();
+    // Before, the timer closing an answer not taken within sendTimeoutMs (30 s) kept each queued answer until it fired: no
+    // close comes for them when their connection goes.
+    expect(responses.filter((r) => r.deref() !== undefined)).toHaveLength(0);
+  });
+
   it("close() with pipelined requests in flight answers every one of them (helper-111: the answers queued behind the first, which said Connection: close, were dropped)", async () => {
     const s = await serve({ shutdownGraceMs: 2000 });
     const { connection, received } = await reading(s.url);
