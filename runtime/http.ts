@@ -68,7 +68,8 @@
  *   limit per request (→ `-32603`).
  *   An SSE stream whose reader falls more than 16 MiB behind is closed; while all streams and
  *   answers written hold more than 128 MiB unread, the connections furthest behind (more than
- *   256 KiB, answers queued on them by pipelining included) are closed until they no longer do.
+ *   256 KiB, answers queued on them by pipelining included, and behind for about a second) are
+ *   closed until they no longer do.
  * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
  *   `subscriptions/listen` streams get their result, legacy sessions are closed (their GET streams
  *   end; a request waiting for the client's answer to a server→client request is answered
@@ -551,18 +552,41 @@ function gone(res: ServerResponse): boolean {
   return res.destroyed || res.req.socket.destroyed;
 }
 
+/** The period of {@link Sending.ticks}, in milliseconds. */
+const SENDING_TICK_MS = 250;
+
+/**
+ * How many ticks of {@link Sending.ticks} (about a second) a response must have been counted
+ * before it can be closed for the bound over all of them ({@link STREAMS_BACKLOG_BYTES}): answers
+ * written at one moment to clients that read at once (forty of 4 MiB, 160 MiB for an instant) are
+ * taken whole, and only those still behind after that are closed.
+ */
+const SHED_AFTER_TICKS = 4;
+
+/**
+ * The responses of one endpoint that may hold much their readers have not taken (SSE streams, and
+ * answers written but not yet taken), each with the tick it began to be counted at. `ticks` counts
+ * timer runs while there are any: a timer runs only after the event loop has polled the sockets,
+ * so a server busy for a second writing forty answers does not take the readers it kept waiting as
+ * stalled, as a clock would.
+ */
+interface Sending {
+  readonly responses: Map<ServerResponse, number>;
+  ticks: number;
+}
+
 /** The bytes `streams` hold that their readers have not taken (a stream closed holds none). */
-function unreadBytes(streams: ReadonlySet<ServerResponse>): number {
+function unreadBytes(streams: ReadonlyMap<ServerResponse, number>): number {
   let total = 0;
-  for (const res of streams) if (!gone(res)) total += res.writableLength;
+  for (const res of streams.keys()) if (!gone(res)) total += res.writableLength;
   return total;
 }
 
 /**
- * While `open` (the endpoint's streams, answers still being sent among them) hold more than
- * {@link STREAMS_BACKLOG_BYTES} unread, closes the connection furthest behind, of those more than
- * {@link STREAM_BEHIND_BYTES} behind, but for `spared`'s (an answer written now, which its client
- * has had no time to take). Closing the stream written to instead closed a reader taking
+ * While the responses of `sending` hold more than {@link STREAMS_BACKLOG_BYTES} unread, closes the
+ * connection furthest behind, of those more than {@link STREAM_BEHIND_BYTES} behind whose oldest
+ * response was counted at least {@link SHED_AFTER_TICKS} ticks ago, but for `spared`'s (an answer
+ * written now, which its client has had no time to take). Closing the stream written to instead closed a reader taking
  * everything at once whose handler wrote 1 MiB of notifications in one go (node:http holds them until
  * the socket takes them) while a dozen clients that had read nothing of their 12 MiB answers kept them.
  * A connection is behind by all it holds: the answers queued behind another (pipelined) wait for it,
@@ -570,20 +594,23 @@ function unreadBytes(streams: ReadonlySet<ServerResponse>): number {
  * its turn came: six connections that pipelined an answer of 4 MiB and three of 14 MiB, and read
  * nothing, held 276 MiB).
  */
-function shedBacklog(open: ReadonlySet<ServerResponse>, spared?: ServerResponse): void {
+function shedBacklog(sending: Sending, spared?: ServerResponse): void {
+  const open = sending.responses;
   let total = unreadBytes(open);
   if (total <= STREAMS_BACKLOG_BYTES) return;
-  const connections = new Map<Socket, { bytes: number; responses: ServerResponse[] }>();
-  for (const res of open) {
+  const connections = new Map<Socket, { bytes: number; since: number; responses: ServerResponse[] }>();
+  for (const [res, since] of open) {
     if (gone(res)) continue;
     const socket = res.req.socket;
-    const connection = connections.get(socket) ?? { bytes: 0, responses: [] };
+    const connection = connections.get(socket) ?? { bytes: 0, since, responses: [] };
     connection.bytes += res.writableLength;
+    connection.since = Math.min(connection.since, since);
     connection.responses.push(res);
     connections.set(socket, connection);
   }
   if (spared !== undefined) connections.delete(spared.req.socket);
-  const behind = [...connections].filter(([, connection]) => connection.bytes > STREAM_BEHIND_BYTES);
+  const before = sending.ticks - SHED_AFTER_TICKS;
+  const behind = [...connections].filter(([, connection]) => connection.bytes > STREAM_BEHIND_BYTES && connection.since <= before);
   behind.sort(([, a], [, b]) => b.bytes - a.bytes);
   for (const [socket, connection] of behind) {
     if (total <= STREAMS_BACKLOG_BYTES) return;
@@ -598,7 +625,7 @@ function shedBacklog(open: ReadonlySet<ServerResponse>, spared?: ServerResponse)
  * stream is closed, or was closed now: its reader more than {@link STREAM_BACKLOG_BYTES} behind,
  * or furthest behind while all streams hold more than {@link STREAMS_BACKLOG_BYTES}.
  */
-function writeEvent(res: ServerResponse, message: unknown, open: ReadonlySet<ServerResponse>): boolean {
+function writeEvent(res: ServerResponse, message: unknown, open: Sending): boolean {
   if (res.writableEnded || gone(res)) return false;
   const behind = res.writableLength;
   if (behind > STREAM_BEHIND_BYTES && behind <= STREAM_BACKLOG_BYTES) shedBacklog(open);
@@ -893,11 +920,22 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     options.allowedOrigins !== undefined ? `${by}'s allowedOrigins names the origins answered` : `an http(s) origin is answered when its host is: ${hostsConfigured}`;
   // The SSE streams open (POST answers taking a stream, listen streams, legacy sessions' GET streams), and answers written
   // that their clients have not taken yet: see writeEvent and answerWritten.
-  const sending = new Set<ServerResponse>();
+  const sending: Sending = { responses: new Map(), ticks: 0 };
+  let ticker: ReturnType<typeof setInterval> | undefined;
   const trackSending = (req: IncomingMessage, res: ServerResponse): void => {
-    if (sending.has(res)) return;
-    sending.add(res);
-    onGone(req, res, () => sending.delete(res));
+    if (sending.responses.has(res)) return;
+    sending.responses.set(res, sending.ticks);
+    if (ticker === undefined) {
+      ticker = setInterval(() => sending.ticks++, SENDING_TICK_MS);
+      ticker.unref();
+    }
+    onGone(req, res, () => {
+      sending.responses.delete(res);
+      if (sending.responses.size === 0 && ticker !== undefined) {
+        clearInterval(ticker);
+        ticker = undefined;
+      }
+    });
   };
   // An answer the client has not taken counts with the streams: forty clients that asked for 8 MiB and read nothing held
   // 796 MiB until sendTimeoutMs closed their connections. Past the bound, the answers and streams furthest behind are

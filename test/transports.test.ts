@@ -1228,6 +1228,8 @@ describe("Streamable HTTP transport, hardened", () => {
     const { responses, unread, close } = unreadingClients(s, Array.from({ length: 16 }, (_, i) => listen(i)));
     try {
       await within(until(() => responses.filter((r) => r.headersSent).length === 16), 5000, "the streams' headers");
+      // Streams count for the bound once they have been open a second (SHED_AFTER_TICKS).
+      await sleep(1300);
       // 1 MiB a change, fifteen times to each stream: up to 240 MiB unread in all, each stream under its own 16 MiB.
       const pad = "x".repeat(2 ** 20);
       let most = 0;
@@ -1278,8 +1280,10 @@ describe("Streamable HTTP transport, hardened", () => {
     const { responses, unread, close } = unreadingClients(s, Array.from({ length: 12 }, (_, i) => logged(i, "answer")));
     try {
       await within(until(() => responses.filter((r) => r.writableEnded).length === 12), 10_000, "the answers");
-      // About the bound: answers not taken count too, and the one written last is spared.
+      // About the bound: answers not taken count too, and the one written last is spared. They count for the bound once
+      // they have been sending for a second (SHED_AFTER_TICKS).
       expect(unread()).toBeGreaterThan(100 * 2 ** 20);
+      await sleep(1300);
       const burst = await within(post(s.url, logged("b", "burst")), 10_000, "the burst's answer");
       // Before, its stream was closed at its 17th message, its answer lost, while the twelve kept theirs.
       expect(lastMessage(burst.body).result?.["content"]).toEqual([{ type: "text", text: "burst" }]);
@@ -1291,26 +1295,56 @@ describe("Streamable HTTP transport, hardened", () => {
     }
   });
 
-  it("counts answers not taken with the SSE streams: past 128 MiB unread in all, those furthest behind are closed, not the one just written (helper-143)", async () => {
+  it("counts answers not taken with the SSE streams: past 128 MiB unread in all, those behind for a second are closed, not the one just written (helper-143)", async () => {
     const s = await serve();
-    // Sixteen clients that ask for 14 MiB each and read nothing: 224 MiB, each answer under a stream's own 16 MiB.
-    const { responses, unread, close } = unreadingClients(s, Array.from({ length: 16 }, (_, i) => call(i, "big", { bytes: 14 * 2 ** 20 })), "application/json");
+    // Fourteen clients that ask for 14 MiB each and read nothing: 196 MiB, each answer under a stream's own 16 MiB.
+    const big = (i: number) => call(i, "big", { bytes: 14 * 2 ** 20 });
+    const first = unreadingClients(s, Array.from({ length: 14 }, (_, i) => big(i)), "application/json");
+    let second: ReturnType<typeof unreadingClients> | undefined;
     try {
-      let most = 0;
-      for (let i = 0; i < 100 && responses.filter((r) => r.writableEnded).length < 16; i++) {
-        await sleep(20);
-        most = Math.max(most, unread());
-      }
-      expect(responses.filter((r) => r.writableEnded)).toHaveLength(16);
+      await within(until(() => first.responses.filter((r) => r.writableEnded).length === 14), 10_000, "the answers");
+      // Answers count for the bound once they have been sending for a second (SHED_AFTER_TICKS); one more answer then
+      // closes those furthest behind.
+      await sleep(1300);
+      second = unreadingClients(s, [big(99)], "application/json");
+      await within(until(() => second!.responses.some((r) => r.writableEnded)), 10_000, "the last answer");
       // The bound, the answer written last (spared), and what an answer less than 256 KiB behind holds.
-      expect(most).toBeLessThan(128 * 2 ** 20 + 15 * 2 ** 20 + 16 * 256 * 1024);
-      expect(responses.filter((r) => r.destroyed).length).toBeGreaterThan(0);
+      expect(first.unread() + second.unread()).toBeLessThan(128 * 2 ** 20 + 14 * 2 ** 20 + 15 * 256 * 1024);
+      expect(first.responses.filter((r) => r.destroyed).length).toBeGreaterThan(0);
+      expect(second.responses.filter((r) => r.destroyed)).toHaveLength(0);
       // A client that reads is served whole meanwhile.
       const read = await post(s.url, call(2, "big", { bytes: 14 * 2 ** 20 }));
       expect((JSON.parse(read.body) as { result: { content: { text: string }[] } }).result.content[0]!.text).toHaveLength(14 * 2 ** 20);
     } finally {
-      close();
+      first.close();
+      second?.close();
     }
+  });
+
+  it("serves whole the answers written at one moment to clients that read at once, though they pass 128 MiB for an instant (helper-154: 31 of 40 were cut)", async () => {
+    // Forty clients that read as they receive, whose 4 MiB answers are written in one moment, once all forty are called.
+    let called = 0;
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const d = m.dispatch.createServerDispatcher({
+      serverInfo: SERVER_INFO,
+      capabilities: { tools: {} },
+      tools: [
+        {
+          definition: { name: "together", inputSchema: NO_ARGS },
+          call: async () => {
+            if (++called === 40) open();
+            await opened;
+            return text("x".repeat(4 * 2 ** 20));
+          },
+        },
+      ],
+    });
+    const s = await m.http.serveHttp(d, { port: 0, shutdownGraceMs: 200 });
+    servers.push(s);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => post(s.url, call(i, "together"))));
+    const whole = answers.filter((a) => a.status === 200 && (JSON.parse(a.body) as { result: { content: { text: string }[] } }).result.content[0]!.text.length === 4 * 2 ** 20);
+    expect(whole).toHaveLength(40);
   });
 
   it("closes a connection whose client does not take an answer within sendTimeoutMs, freeing what it held; a reading client is served", async () => {
@@ -1439,21 +1473,27 @@ describe("Streamable HTTP transport, hardened", () => {
     s.server.on("request", (_req: IncomingMessage, res: ServerResponse) => responses.push(res));
     // Six connections that each pipeline a request for 4 MiB and three for 14 MiB, and read nothing: 276 MiB, each answer
     // under 16 MiB, the first behind the least (the system took some of it), the three queued behind it the most.
-    const connections = Array.from({ length: 6 }, () => rawConnection(s.url));
+    const connections = Array.from({ length: 7 }, () => rawConnection(s.url));
     try {
-      for (const connection of connections) {
+      const send = async (connection: (typeof connections)[number], sizes: readonly number[]) => {
         connection.socket.pause();
         await connection.connected;
-        connection.socket.write(pipelined(s.url, Array.from({ length: 4 }, (_, i) => call(i, "big", { bytes: (i === 0 ? 4 : 14) * 2 ** 20 }))));
-      }
+        connection.socket.write(pipelined(s.url, sizes.map((size, i) => call(i, "big", { bytes: size * 2 ** 20 }))));
+      };
+      for (const connection of connections.slice(0, 6)) await send(connection, [4, 14, 14, 14]);
       const open = () => responses.filter((r) => !r.req.socket.destroyed);
-      await within(until(() => responses.length === 24 && open().every((r) => r.writableEnded)), 20_000, "the answers");
+      await within(until(() => responses.length === 24 && responses.every((r) => r.writableEnded || r.req.socket.destroyed)), 20_000, "the answers");
+      // They count for the bound once they have been sending for a second (SHED_AFTER_TICKS); one more answer then closes
+      // the connections furthest behind.
+      await sleep(1300);
+      await send(connections[6]!, [14]);
+      await within(until(() => responses.length === 25 && responses[24]!.writableEnded), 20_000, "the last answer");
       // What the server holds: the answers of the connections still open, those queued behind another included.
       const held = open().reduce((sum, r) => sum + r.writableLength, 0);
-      // The bound, and the connection of the answer written last (spared). Before, an answer queued behind another was
-      // closed alone, which closed nothing until its turn came, and the server held about 270 MiB.
-      expect(held).toBeLessThan(128 * 2 ** 20 + 46 * 2 ** 20);
-      expect(open().length).toBeLessThan(24);
+      // The bound, and the answer written last (spared). Before, an answer queued behind another was closed alone, which
+      // closed nothing until its turn came, and the server held about 270 MiB.
+      expect(held).toBeLessThan(128 * 2 ** 20 + 14 * 2 ** 20 + 256 * 1024);
+      expect(open().length).toBeLessThan(25);
     } finally {
       for (const connection of connections) connection.socket.destroy();
     }
