@@ -898,6 +898,10 @@ function expectedStatus(expected: Response | undefined): number {
 }
 
 describe("Streamable HTTP transport", () => {
+  // A request every server answers, and the message of an error answer: the Host and Origin checks' tests read them.
+  const discover = JSON.stringify(request(1, "server/discover"));
+  const message = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.message;
+
   it("answers the message table with the same JSON-RPC bodies, and the draft's status codes", async () => {
     const server = await m.http.serveHttp(makeDispatcher(), { port: 0 });
     try {
@@ -926,7 +930,6 @@ describe("Streamable HTTP transport", () => {
 
   it("checks Host, Origin, method, media type, body size and the request metadata headers", async () => {
     const server = await m.http.serveHttp(makeDispatcher(), { port: 0, maxBodyBytes: 2000, toolInputSchema: () => ECHO.inputSchema });
-    const discover = JSON.stringify(request(1, "server/discover"));
     const call = (text: unknown) => JSON.stringify(request(2, "tools/call", { name: "echo", arguments: { text } }));
     const code = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.code;
     try {
@@ -1006,7 +1009,6 @@ describe("Streamable HTTP transport", () => {
 
   it("a -32020 about an Mcp-Param header names it as the tool's x-mcp-header writes it (helper-125: Mcp-Param-text for \"Text\")", async () => {
     const server = await m.http.serveHttp(makeDispatcher(), { port: 0, toolInputSchema: () => ECHO.inputSchema });
-    const message = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.message;
     try {
       const call = (args: Json) => JSON.stringify(request(2, "tools/call", { name: "echo", arguments: args }));
       expect(message(await post(server.url, call({ text: "x" })))).toBe("Header mismatch: the Mcp-Param-Text header is missing");
@@ -1020,8 +1022,6 @@ describe("Streamable HTTP transport", () => {
   });
 
   it("a 403 for the Host names the default hosts only when allowedHosts was not given, never configured ones", async () => {
-    const discover = JSON.stringify(request(1, "server/discover"));
-    const message = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.message;
     const byDefault = await m.http.serveHttp(makeDispatcher(), { port: 0 });
     try {
       const refused = await post(byDefault.url, discover, { host: "evil.example.com" });
@@ -1043,8 +1043,6 @@ describe("Streamable HTTP transport", () => {
   });
 
   it("a 403 for the Origin names it and where the origins answered are set (helper-150: it said only that the Origin header is not allowed)", async () => {
-    const discover = JSON.stringify(request(1, "server/discover"));
-    const message = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.message;
     const byDefault = await m.http.serveHttp(makeDispatcher(), { port: 0 });
     try {
       const refused = await post(byDefault.url, discover, { origin: "https://mcp.example.com" });
@@ -1066,7 +1064,6 @@ describe("Streamable HTTP transport", () => {
   });
 
   it("answers a Host name with an underscore that allowedHosts names (helper-150: a Docker service or nginx upstream name was 403 whatever was allowed)", async () => {
-    const discover = JSON.stringify(request(1, "server/discover"));
     const server = await m.http.serveHttp(makeDispatcher(), { port: 0, allowedHosts: ["mcp_backend", "127.0.0.1"] });
     try {
       expect((await post(server.url, discover, { host: "mcp_backend" })).status).toBe(200);

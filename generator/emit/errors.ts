@@ -76,7 +76,7 @@ export function declareErrorNames(table: SymbolTable, file: string, facts: Proto
       /[\p{L}\p{N}]/u.test(c) ? c : "U+" + c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0"),
     );
     if (!isPlainIdentifier(names.member) || !isPlainIdentifier(names.constructorName) || dropped.length > 0) {
-      // No words at all: the names are made of a constant's ASCII letters and digits only, and an empty pair says nothing.
+      // No words at all (an empty pair would say nothing), characters the names would drop, or words that make no identifier.
       const gives =
         names.member === ""
           ? "gives no name (the names are made of its ASCII letters and digits, and it has none)"
