@@ -566,13 +566,31 @@ const SHED_AFTER_TICKS = 4;
 /**
  * The responses of one endpoint that may hold much their readers have not taken (SSE streams, and
  * answers written but not yet taken), each with the tick it began to be counted at. `ticks` counts
- * timer runs while there are any: a timer runs only after the event loop has polled the sockets,
+ * timer runs while any is behind ({@link tick}): a timer runs only after the event loop has polled the sockets,
  * so a server busy for a second writing forty answers does not take the readers it kept waiting as
  * stalled, as a clock would.
  */
 interface Sending {
   readonly responses: Map<ServerResponse, number>;
   ticks: number;
+  ticker: ReturnType<typeof setInterval> | undefined;
+}
+
+/**
+ * Starts `sending`'s ticks unless they run. They stop at a tick that finds no response more than
+ * {@link STREAM_BEHIND_BYTES} behind: a server whose listen streams are open for hours, all read,
+ * is not woken four times a second.
+ */
+function tick(sending: Sending): void {
+  if (sending.ticker !== undefined) return;
+  const ticker = setInterval(() => {
+    sending.ticks++;
+    for (const res of sending.responses.keys()) if (!gone(res) && res.writableLength > STREAM_BEHIND_BYTES) return;
+    clearInterval(ticker);
+    sending.ticker = undefined;
+  }, SENDING_TICK_MS);
+  ticker.unref();
+  sending.ticker = ticker;
 }
 
 /** The bytes `streams` hold that their readers have not taken (a stream closed holds none). */
@@ -628,7 +646,10 @@ function shedBacklog(sending: Sending, spared?: ServerResponse): void {
 function writeEvent(res: ServerResponse, message: unknown, open: Sending): boolean {
   if (res.writableEnded || gone(res)) return false;
   const behind = res.writableLength;
-  if (behind > STREAM_BEHIND_BYTES && behind <= STREAM_BACKLOG_BYTES) shedBacklog(open);
+  if (behind > STREAM_BEHIND_BYTES && behind <= STREAM_BACKLOG_BYTES) {
+    tick(open);
+    shedBacklog(open);
+  }
   if (behind > STREAM_BACKLOG_BYTES || gone(res)) {
     res.destroy();
     return false;
@@ -920,22 +941,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     options.allowedOrigins !== undefined ? `${by}'s allowedOrigins names the origins answered` : `an http(s) origin is answered when its host is: ${hostsConfigured}`;
   // The SSE streams open (POST answers taking a stream, listen streams, legacy sessions' GET streams), and answers written
   // that their clients have not taken yet: see writeEvent and answerWritten.
-  const sending: Sending = { responses: new Map(), ticks: 0 };
-  let ticker: ReturnType<typeof setInterval> | undefined;
+  const sending: Sending = { responses: new Map(), ticks: 0, ticker: undefined };
   const trackSending = (req: IncomingMessage, res: ServerResponse): void => {
     if (sending.responses.has(res)) return;
     sending.responses.set(res, sending.ticks);
-    if (ticker === undefined) {
-      ticker = setInterval(() => sending.ticks++, SENDING_TICK_MS);
-      ticker.unref();
-    }
-    onGone(req, res, () => {
-      sending.responses.delete(res);
-      if (sending.responses.size === 0 && ticker !== undefined) {
-        clearInterval(ticker);
-        ticker = undefined;
-      }
-    });
+    onGone(req, res, () => sending.responses.delete(res));
   };
   // An answer the client has not taken counts with the streams: forty clients that asked for 8 MiB and read nothing held
   // 796 MiB until sendTimeoutMs closed their connections. Past the bound, the answers and streams furthest behind are
@@ -943,6 +953,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const answerWritten = (req: IncomingMessage, res: ServerResponse): void => {
     if (gone(res) || res.writableLength <= STREAM_BEHIND_BYTES) return;
     trackSending(req, res);
+    tick(sending);
     shedBacklog(sending, res);
   };
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;

@@ -1221,23 +1221,33 @@ describe("Streamable HTTP transport, hardened", () => {
   });
 
   it("bounds what all SSE streams hold unread: past 128 MiB a stream behind is closed when written to, before its own 16 MiB (helper-143)", async () => {
+    // The endpoint's 250 ms ticker (SENDING_TICK_MS), seen through the timers it makes and clears.
+    const tickers = new Set<unknown>();
+    const made = vi.spyOn(globalThis, "setInterval");
+    const cleared = vi.spyOn(globalThis, "clearInterval");
+    const ticking = () => {
+      made.mock.calls.forEach((call, i) => call[1] === 250 && tickers.add(made.mock.results[i]!.value));
+      return [...tickers].some((t) => !cleared.mock.calls.some((c) => c[0] === t));
+    };
     const d = makeDispatcher();
     const s = await m.http.serveHttp(d, { port: 0, shutdownGraceMs: 200 });
     servers.push(s);
-    // Sixteen listen streams whose readers take nothing.
+    // A listen stream whose client reads everything, and sixteen whose readers take nothing.
+    const reader = post(s.url, listen("read"));
+    await sleep(200);
     const { responses, unread, close } = unreadingClients(s, Array.from({ length: 16 }, (_, i) => listen(i)));
     try {
       await within(until(() => responses.filter((r) => r.headersSent).length === 16), 5000, "the streams' headers");
-      // Streams count for the bound once they have been open a second (SHED_AFTER_TICKS).
-      await sleep(1300);
-      // 1 MiB a change, fifteen times to each stream: up to 240 MiB unread in all, each stream under its own 16 MiB.
+      // 1 MiB a change, fifteen times to each stream: up to 240 MiB unread in all, each stream under its own 16 MiB. A
+      // stream counts for the bound once it has been behind for about a second (SHED_AFTER_TICKS): after the fifth.
       const pad = "x".repeat(2 ** 20);
       let most = 0;
       for (let round = 0; round < 15; round++) {
         d.publish("notifications/tools/list_changed", { _meta: { pad } });
-        await sleep(20);
+        await sleep(round === 4 ? 1300 : 20);
         most = Math.max(most, unread());
       }
+      expect(ticking()).toBe(true);
       // At most the bound, one change of each stream over it, and what a stream behind less than 256 KiB holds.
       expect(most).toBeLessThan(128 * 2 ** 20 + 16 * (2 ** 20 + 256 * 1024));
       expect(responses.filter((r) => r.destroyed).length).toBeGreaterThan(0);
@@ -1246,6 +1256,12 @@ describe("Streamable HTTP transport, hardened", () => {
     } finally {
       close();
     }
+    // The ticks that age streams behind run only while one is: with the clients that read nothing gone, they stop while
+    // the stream that is read stays open (a server whose streams are all read is not woken four times a second).
+    await sleep(600);
+    expect(ticking()).toBe(false);
+    await s.close();
+    expect(lastMessage((await reader).body).result?.["resultType"]).toBe("complete");
   });
 
   it("past 128 MiB unread in all, closes the streams furthest behind, not a reader taking everything whose handler wrote 1 MiB at once", async () => {
