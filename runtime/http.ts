@@ -130,7 +130,11 @@ export interface HttpOptions {
    * integer of at least 1, or `Infinity`; else `RangeError`. Default: 128 MiB.
    */
   readonly maxBodyBytesInFlight?: number;
-  /** SSE keep-alive comment interval on open streams, in milliseconds. Default: 15000. */
+  /**
+   * SSE keep-alive comment interval on open streams, in milliseconds; a request (which a client
+   * accepting `text/event-stream` sent) whose handler sends nothing for this long is answered on such
+   * a stream instead of as JSON, so that a proxy's read timeout does not end it. Default: 15000.
+   */
   readonly keepAliveMs?: number;
   /** The `inputSchema` of a tool by name, for `Mcp-Param-{Name}` checks; without it those headers are not checked. */
   readonly toolInputSchema?: (name: string) => unknown;
@@ -1174,10 +1178,23 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     setMaxListeners(0, controller.signal);
     let sse = false;
     let keepAlive: ReturnType<typeof setInterval> | undefined;
+    let quiet: ReturnType<typeof setTimeout> | undefined;
     onGone(req, res, () => {
       if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));
       if (keepAlive !== undefined) clearInterval(keepAlive);
+      if (quiet !== undefined) clearTimeout(quiet);
     });
+    /** Answers the POST with an SSE stream from here on, with a keep-alive comment every `keepAliveMs`. */
+    const openStream = (): void => {
+      sse = true;
+      if (quiet !== undefined) clearTimeout(quiet);
+      const headers: { [name: string]: string } = { ...SSE_HEADERS };
+      if (route.opening !== undefined) headers["mcp-session-id"] = route.opening.id;
+      res.writeHead(200, headers);
+      trackSending(req, res);
+      keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
+      keepAlive.unref();
+    };
     /** Writes a message on this request's response stream; `false` when the stream is gone (the dispatcher then uses the session's push). */
     const notify = (outgoing: OutgoingMessage): boolean => {
       if (res.writableEnded || controller.signal.aborted) return false;
@@ -1185,18 +1202,23 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
         // A POST that does not take a stream: in a legacy session the GET stream carries it when one is open (a
         // server→client request too, which would else fail its request), elsewhere nothing does.
         if (!eventStream) return route.legacy && route.push !== undefined && route.push(outgoing);
-        sse = true;
-        const headers: { [name: string]: string } = { ...SSE_HEADERS };
-        if (route.opening !== undefined) headers["mcp-session-id"] = route.opening.id;
-        res.writeHead(200, headers);
-        trackSending(req, res);
-        keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
-        keepAlive.unref();
+        openStream();
       }
       return writeEvent(res, outgoing, sending);
     };
     // A request, or a batch holding requests (2025-03-26 basic/transports: their POST is answered with their responses).
     const asks = request !== undefined || (Array.isArray(message) && holdsRequest(message));
+    // A request whose handler is silent for keepAliveMs gets its stream and a first comment then, so that a proxy's read
+    // timeout (nginx: 60 s) or a client's idle timeout does not end a long tool call answered as JSON.
+    if (asks && eventStream) {
+      quiet = setTimeout(() => {
+        quiet = undefined;
+        if (sse || res.headersSent || res.writableEnded || controller.signal.aborted) return;
+        openStream();
+        res.write(":\n\n");
+      }, keepAliveMs);
+      quiet.unref();
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (requestTimeoutMs !== undefined && !listen && asks) {
       const timed = (exchange.timed = new AbortController());
@@ -1220,6 +1242,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     } finally {
       if (listen) streams--;
       if (timer !== undefined) clearTimeout(timer);
+      if (quiet !== undefined) clearTimeout(quiet);
     }
     const keepSession = route.opening?.settle(response === undefined || isBatchAnswer(response) ? undefined : response) ?? false;
     if (keepAlive !== undefined) clearInterval(keepAlive);

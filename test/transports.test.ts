@@ -1137,6 +1137,20 @@ describe("Streamable HTTP transport, hardened", () => {
     }
   });
 
+  it("answers a request silent for keepAliveMs on an SSE stream of keep-alive comments, so a proxy's read timeout does not end it; quick ones stay JSON (helper-150: nginx's 504 at 60 s)", async () => {
+    const s = await serve({ keepAliveMs: 100 });
+    const answer = (id: number) => ({ jsonrpc: "2.0", id, result: { resultType: "complete", ...text("slept") } });
+    const slow = await post(s.url, call(1, "slow", { ms: 350 }));
+    expect(slow.type).toBe("text/event-stream");
+    // The first comment when the stream opens at 100 ms, then one every 100 ms: 3 or 4 before the answer at 350 ms.
+    expect(slow.body.startsWith(":\n\n:\n\n:\n\n")).toBe(true);
+    expect(lastMessage(slow.body)).toMatchObject(answer(1));
+    const quick = await post(s.url, call(2, "slow", { ms: 10 }));
+    expect([quick.type, JSON.parse(quick.body)]).toMatchObject(["application/json", answer(2)]);
+    const jsonOnly = await post(s.url, call(3, "slow", { ms: 350 }), undefined, { accept: "application/json" });
+    expect([jsonOnly.type, JSON.parse(jsonOnly.body)]).toMatchObject(["application/json", answer(3)]);
+  });
+
   it("answers a subscriptions/listen whose Accept does not take text/event-stream 406 at once (it waited unanswered, nothing sent, until the server closed)", async () => {
     const s = await serve();
     const refused = await Promise.race([post(s.url, listen(1), undefined, { accept: "application/json" }), sleep(2000).then(() => "no answer")]);
