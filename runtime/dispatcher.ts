@@ -1014,7 +1014,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       };
     }
     if (of.tools && options.tools !== undefined) {
-      builtins["tools/list"] = () => ({ tools: [...tools.values()].map((t) => t.definition) });
+      builtins["tools/list"] = (params) => {
+        // pagination § Error Handling: an invalid cursor SHOULD be -32602 (one page, so no cursor is one this server gave).
+        if (own(params, "cursor") !== undefined) throw new HandlerError(-32602, "Invalid cursor: this server lists all its tools on one page and gave no cursor; list them without one");
+        return { tools: [...tools.values()].map((t) => t.definition) };
+      };
       builtins["tools/call"] = (params, context) => {
         const name = own(params, "name");
         const tool = typeof name === "string" ? tools.get(name) : undefined;

@@ -465,7 +465,11 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
         if (raw !== undefined) return `the Mcp-Param-${name} header names an argument the body does not have`;
         continue;
       }
-      if (raw === undefined) return `the Mcp-Param-${name} header is missing`;
+      if (raw === undefined) {
+        // nginx drops header names holding "_" unless told otherwise; a client sent it, most likely.
+        const dropped = name.includes("_") ? " (proxies drop header names with \"_\" by default: nginx needs underscores_in_headers on)" : "";
+        return `the Mcp-Param-${name} header is missing${dropped}`;
+      }
       const decoded = decodeHeaderValue(raw);
       if (decoded === undefined) return `the Mcp-Param-${name} header is malformed`;
       // Integers compare numerically (42.0 is 42), only written as decimal numbers, and only in the range a double holds exactly.

@@ -172,6 +172,12 @@ const TABLE: { name: string; message: unknown; expected: Response | undefined }[
     expected: { jsonrpc: "2.0", id: 10, error: { code: -32602, message: 'Unknown tool: "nope"' } },
   },
   {
+    // pagination: invalid cursors SHOULD be -32602; the built-in list gives every tool on one page, so no cursor is its own.
+    name: "the built-in tools/list given a cursor it never gave",
+    message: JSON.stringify(request(30, "tools/list", { cursor: "" })),
+    expected: { jsonrpc: "2.0", id: 30, error: { code: -32602, message: "Invalid cursor: this server lists all its tools on one page and gave no cursor; list them without one" } },
+  },
+  {
     name: "tools/call with arguments failing inputSchema",
     message: JSON.stringify(request(11, "tools/call", { name: "echo", arguments: { text: 5 } })),
     expected: {
@@ -1018,6 +1024,17 @@ describe("Streamable HTTP transport", () => {
       expect((await post(server.url, call({ text: "x" }), { "MCP-PARAM-TEXT": "x" })).status).toBe(200);
     } finally {
       await server.close();
+    }
+    // A name with "_", which nginx drops by default, says so (helper-150: the -32020 gave no clue why a header the client sent was missing).
+    const tenant = { type: "object", properties: { text: { type: "string", "x-mcp-header": "Tenant_Id" } } };
+    const proxied = await m.http.serveHttp(makeDispatcher(), { port: 0, toolInputSchema: () => tenant });
+    try {
+      const call = JSON.stringify(request(3, "tools/call", { name: "echo", arguments: { text: "x" } }));
+      expect(message(await post(proxied.url, call))).toBe(
+        'Header mismatch: the Mcp-Param-Tenant_Id header is missing (proxies drop header names with "_" by default: nginx needs underscores_in_headers on)',
+      );
+    } finally {
+      await proxied.close();
     }
   });
 
