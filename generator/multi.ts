@@ -211,6 +211,7 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
         served,
         publishMethodsType: publishMethods(facts(handler), others.map(facts)),
         batches: revisions.some((r) => r.schema.protocol.batchRequest !== undefined),
+        legacy: revisions.some((r) => !isStateless(r.schema.protocol)),
       };
       top.push({ path: TARGETS.dispatch.file, contents: await formatted(renderDispatch(header, view, layout)) });
     }

@@ -1062,8 +1062,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     };
     return session;
   };
-  /** Forgets a session: its record, its GET stream, and its channel in the dispatcher (`why` goes to the requests still waiting for the client). */
-  const endSession = (id: string, channel: object, why?: string): void => {
+  const EXPIRED = `the session expired (idle for ${sessionIdleMs} ms)`;
+  const GIVEN_UP = `the session was given up to make room for a new one (at most ${maxSessions} sessions)`;
+  const GONE_FROM_STORE = "the session store no longer holds the session";
+  /** Forgets a session: its record, its GET stream, and its channel in the dispatcher (`why` goes to the requests still waiting for the client, and to `onSessionClosed`). */
+  const endSession = (id: string, channel: object, why: string): void => {
     const session = live.get(id);
     store.delete(id);
     live.delete(id);
@@ -1078,11 +1081,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     let session = live.get(id);
     if (record === undefined) {
       // Removed from the store behind this process's back: close what is left of it.
-      if (session !== undefined) endSession(id, session.channel);
+      if (session !== undefined) endSession(id, session.channel, GONE_FROM_STORE);
       return undefined;
     }
     if (expired(record, session, Date.now())) {
-      endSession(id, record.channel);
+      endSession(id, record.channel, EXPIRED);
       return undefined;
     }
     if (session === undefined || session.channel !== record.channel) {
@@ -1101,7 +1104,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const now = Date.now();
     for (const [id, session] of live) {
       const record = store.get(id);
-      if (record === undefined || expired(record, session, now)) endSession(id, record?.channel ?? session.channel);
+      if (record === undefined || expired(record, session, now)) endSession(id, record?.channel ?? session.channel, record === undefined ? GONE_FROM_STORE : EXPIRED);
     }
     if (live.size === 0 && sweeper !== undefined) {
       clearInterval(sweeper);
@@ -1145,7 +1148,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const candidates = replaceable(Date.now());
     const first = candidates[0];
     if (first !== undefined && !first.used) {
-      endSession(first.id, first.channel);
+      endSession(first.id, first.channel, GIVEN_UP);
       candidates.shift();
     }
     return store.size + opening - candidates.length >= maxSessions;
@@ -1154,7 +1157,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const makeRoom = (): void => {
     if (store.size < maxSessions) return;
     const [first] = replaceable(Date.now());
-    if (first !== undefined) endSession(first.id, first.channel);
+    if (first !== undefined) endSession(first.id, first.channel, GIVEN_UP);
   };
   const sessionNotFound = (res: ServerResponse, id: unknown): void =>
     sendJson(res, 404, errorBody(id, -32600, "Session not found: the Mcp-Session-Id is unknown or has expired; start a new session with initialize"));
@@ -1389,7 +1392,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     if (found === undefined) return sessionNotFound(res, undefined);
     const problem = versionProblem(req, found.record);
     if (problem !== undefined) return sendJson(res, 400, errorBody(undefined, -32600, problem));
-    endSession(sessionId, found.record.channel);
+    endSession(sessionId, found.record.channel, "the client ended the session (DELETE)");
     res.writeHead(200, { "content-length": "0" });
     res.end();
   };

@@ -425,6 +425,75 @@ describe("handlers written once: results adapted to the legacy revision", () => 
   });
 });
 
+describe("a legacy session's identity and end, for per-session state", () => {
+  it("context.legacySession is one object per session (undefined for modern requests), and onSessionClosed is told of it once when it ends: closed, replaced, or its initialize failed (helper-149: timers could not be stopped)", async () => {
+    const seen: (object | undefined)[] = [];
+    const closed: { session: object; why: string; protocolVersion: string; clientInfo: unknown }[] = [];
+    const d = dual({
+      handlers: {
+        "resources/list": (_p: Json, c: RequestContextCore) => {
+          seen.push(c.legacySession);
+          return { resources: [] };
+        },
+      },
+      onSessionClosed: (session, info) => closed.push({ session, ...info }),
+    });
+    const a = legacyClient(d);
+    const b = legacyClient(d);
+    await a.open();
+    await b.open();
+    await a.send(legacy(1, "resources/list"));
+    await a.send(legacy(2, "resources/list"));
+    await b.send(legacy(1, "resources/list"));
+    await d.handle(modern(3, "resources/list"));
+    const [a1, a2, b1, m] = seen;
+    expect([typeof a1, a1 === a2, a1 === b1, m, Object.isFrozen(a1)]).toEqual(["object", true, false, undefined, true]);
+    expect(closed).toEqual([]);
+    d.closeChannel(a.channel);
+    d.closeChannel(a.channel);
+    expect(closed).toEqual([{ session: a1, why: "the session closed", protocolVersion: LEGACY_VERSION, clientInfo: { name: "legacy-client", version: "1.0.0" } }]);
+    expect(closed[0]!.session === a1).toBe(true);
+    // Another initialize on b's connection ends b's session; the new one is another object.
+    await b.open();
+    await b.send(legacy(2, "resources/list"));
+    expect(closed.slice(1)).toEqual([{ session: b1, why: "the client initialized the session again", protocolVersion: LEGACY_VERSION, clientInfo: { name: "legacy-client", version: "1.0.0" } }]);
+    expect(closed[1]!.session === b1).toBe(true);
+    expect(seen[4] !== b1 && seen[4] !== undefined).toBe(true);
+    // An initialize the schema refuses opens no session, so there is none to tell of.
+    const c = legacyClient(d);
+    expect((await c.send({ ...initialize(0, LEGACY_VERSION), params: { protocolVersion: LEGACY_VERSION } }))?.error?.code).toBe(-32602);
+    expect(closed.length).toBe(2);
+    expect(logged).toEqual([]);
+    // One that succeeds after a failed one: its session is told of when the dispatcher's channel closes.
+    await c.open();
+    d.closeChannel(c.channel, "stdio input ended");
+    expect(closed.slice(2).map((x) => x.why)).toEqual(["stdio input ended"]);
+  });
+
+  it("over stdio, the session ends when the input does: onSessionClosed is told once the lines read are served", async () => {
+    const closed: string[] = [];
+    const { input, answered, server } = stdioServer(dual({ onSessionClosed: (_s, { why }) => closed.push(why) }));
+    input.write(OPENING_LINES + JSON.stringify(legacy(2, "tools/list")) + "\n");
+    input.end();
+    await within(server.closed);
+    expect(answered(2)?.["result"]).toBeDefined();
+    expect(closed).toEqual(["Server shutting down"]);
+  });
+
+  it("what onSessionClosed throws goes to onError as session-listener-threw, and the session ends all the same", async () => {
+    const d = dual({
+      onSessionClosed: () => {
+        throw new Error("cleanup failed");
+      },
+    });
+    const a = legacyClient(d);
+    await a.open();
+    d.closeChannel(a.channel);
+    expect(logged.map((l) => [(l.error as Error).message, l.info])).toEqual([["cleanup failed", { method: "initialize", reason: "session-listener-threw" }]]);
+    expect((await a.send(legacy(1, "tools/list")))?.result).toBeUndefined();
+  });
+});
+
 describe("InputRequiredResult to a legacy client: server→client requests, responses through handle()", () => {
   it("elicitation round trip: the request goes over the request's stream, the client's answer comes back through handle(), the handler runs again with inputResponses and requestState", async () => {
     const d = dual();

@@ -617,8 +617,9 @@ beforeAll(async () => {
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 
 /** A server with an `echo` tool and a `greet` tool that asks for the user's name (an `InputRequiredResult`, written once for both eras). */
-function greeter(make: (options: DispatcherOptions) => CoreDispatcher = dualEra): CoreDispatcher {
+function greeter(make: (options: DispatcherOptions) => CoreDispatcher = dualEra, extra: Partial<DispatcherOptions> = {}): CoreDispatcher {
   return make({
+    ...extra,
     serverInfo: { name: "dual-era", version: "1.0.0" },
     capabilities: { tools: { listChanged: true } },
     tools: [
@@ -771,7 +772,7 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     release();
     const answer = await within(call, 2000, "the call's answer");
     const body = answer.headers.get("content-type") === "text/event-stream" ? await sseMessages(answer).next() : ((await answer.json()) as Json);
-    expect(body).toMatchObject({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: expect.stringContaining("the session closed") } });
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: expect.stringContaining("the client ended the session (DELETE)") } });
   });
 
   it("answers a notification whose params fail the schema 400 with a -32602 error without id, in a session and from a modern client; a valid one, or one of an unknown method, 202; a legacy session's without a session 400", async () => {
@@ -815,8 +816,9 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     expect(await statusOf(post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }))).toBe(202);
   });
 
-  it("serves the official SDK v1 client (Client + StreamableHTTPClientTransport): connect, listTools, callTool, a tool that elicits", async () => {
-    const dispatcher = greeter();
+  it("serves the official SDK v1 client (Client + StreamableHTTPClientTransport): connect, listTools, callTool, a tool that elicits; its DELETE is told to onSessionClosed", async () => {
+    const closed: { why: string; clientInfo: unknown }[] = [];
+    const dispatcher = greeter(dualEra, { onSessionClosed: (_session, { why, clientInfo }) => closed.push({ why, clientInfo }) });
     const { url } = await serve(dispatcher);
     const client = new Client({ name: "sdk-v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -842,8 +844,10 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
         "GET stream open",
       );
       await within(changed, 5000, "tools/list_changed");
+      expect(closed).toEqual([]);
       await within(transport.terminateSession(), 5000, "terminateSession");
       expect(transport.sessionId).toBeUndefined();
+      expect(closed).toEqual([{ why: "the client ended the session (DELETE)", clientInfo: { name: "sdk-v1", version: "1.0.0" } }]);
     } finally {
       await client.close();
     }

@@ -17,6 +17,7 @@ import {
   type Era,
   type HandleContext,
   type NotificationHandlerOf,
+  type SessionClosedListener,
   type SessionState,
   type RequestHandlerOf,
 } from "./runtime/dispatcher.js";
@@ -33,6 +34,7 @@ export type {
   Era,
   HandleContext,
   OutgoingNotification,
+  SessionClosedListener,
   SessionState,
 } from "./runtime/dispatcher.js";
 
@@ -96,6 +98,12 @@ export interface RequestContext {
    * request, sessionId? }`: the `node:http` request, and a legacy session's `Mcp-Session-Id`).
    */
   readonly transport: unknown;
+  /**
+   * The legacy session the request was served in (opened by `initialize`): the same frozen object
+   * for each of its requests, to key per-session state in a `WeakMap` (`onSessionClosed` is given it
+   * when the session ends); `undefined` for a modern request, which belongs to no session.
+   */
+  readonly legacySession: object | undefined;
   /** Sends a notification about this request (progress, log messages) through the transport; dropped after the response or when the transport has no stream for it. */
   notify<M extends OutgoingNotificationMethod>(method: M, params: OutgoingNotificationParams<M>): void;
   /**
@@ -225,6 +233,13 @@ export interface ServerDispatcherOptions {
   readonly validateResults?: boolean;
   /** Told about server-side failures that the wire only sees as `-32603` (default: `console.error`). Never told about client mistakes. */
   readonly onError?: DispatchErrorListener;
+  /**
+   * Called once when a legacy session ends (stdio's input ended, an HTTP `DELETE`, expiry or
+   * shutdown, another `initialize` on its connection, or its `initialize` failed), with its
+   * `context.legacySession` object, why, and its `initialize`'s `protocolVersion` and `clientInfo`:
+   * stop its timers, drop its state. What it throws goes to `onError`.
+   */
+  readonly onSessionClosed?: SessionClosedListener;
 }
 
 /** A transport-agnostic dispatcher: everything a request needs comes from the request and its {@link HandleContext}. */

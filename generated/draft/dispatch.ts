@@ -34,6 +34,7 @@ export type {
   Era,
   HandleContext,
   OutgoingNotification,
+  SessionClosedListener,
   SessionState,
 } from "./runtime/dispatcher.js";
 

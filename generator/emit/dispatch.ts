@@ -331,6 +331,8 @@ export interface DispatchLayout {
   readonly publishMethodsType: string;
   /** Several revisions: whether one of them takes JSON-RPC batches (a single revision says so in its {@link DispatchView.batchRequest}). */
   readonly batches: boolean;
+  /** Several revisions: whether one of them is of the legacy era, whose sessions `onSessionClosed` is told of (a single revision says so in its {@link DispatchView.era}). */
+  readonly legacy: boolean;
 }
 
 /** Today's layout: one revision, its modules beside `dispatch.ts`. */
@@ -349,6 +351,7 @@ const EXPORTS = [
   "Era",
   "HandleContext",
   "OutgoingNotification",
+  "SessionClosedListener",
   "SessionState",
   "DISPATCH_PROTOCOL_VERSION",
   "RequestContext",
@@ -381,7 +384,7 @@ export function declareDispatchNames(table: SymbolTable, file: string, view: Pic
   ]);
 }
 
-export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never", batches: false };
+export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never", batches: false, legacy: false };
 
 /** The statements and table rows of `dispatch.ts` and `revision.ts` that may pass the line width, laid out as Prettier prints them (see `layout.ts`). */
 function layOut(view: DispatchView, layout: DispatchLayout, pieces: Pieces) {
@@ -449,7 +452,9 @@ export function renderDispatch(header: string, view: DispatchView, layout: Dispa
   const laidOut = layOut(view, layout, pieces);
   // Whether `handle` may answer an array: some revision served takes JSON-RPC batches.
   const takesBatches = layout.multi ? layout.batches : view.batchRequest !== "";
-  const text = renderTemplate("dispatch.ts.hbs", { header, ...view, ...layout, ...laidOut, takesBatches, revisionTable: revisionTable(view, laidOut) });
+  // Whether some revision served opens legacy sessions.
+  const legacySessions = layout.multi ? layout.legacy : view.era === JSON.stringify("legacy");
+  const text = renderTemplate("dispatch.ts.hbs", { header, ...view, ...layout, ...laidOut, takesBatches, legacySessions, revisionTable: revisionTable(view, laidOut) });
   return pieces.laidOut && !layout.multi && withinWidth(text) ? { laidOut: text } : text;
 }
 

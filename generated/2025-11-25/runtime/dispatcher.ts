@@ -307,6 +307,9 @@ export interface DispatcherTool {
   checkArguments?(args: { readonly [key: string]: unknown }): string | undefined;
 }
 
+/** What {@link DispatcherOptions.onSessionClosed} is: given the session's `context.legacySession` object, why it ended, and what its `initialize` said. */
+export type SessionClosedListener = (session: object, info: { readonly why: string; readonly protocolVersion: string; readonly clientInfo: unknown }) => void;
+
 /** What {@link DispatcherOptions.onError} is: told of each server-side failure the wire sees only as `-32603`. */
 export type DispatchErrorListener = (error: unknown, info: DispatchErrorInfo) => void;
 
@@ -323,9 +326,10 @@ export interface DispatchErrorInfo {
    * `unadvertised-handler`: reported once, when the dispatcher is made, for each handler (and for
    * `options.tools`, as `tools/list`, unless a `tools/list` handler is given) that the clients of no
    * revision served reach, its server capability left out of `options.capabilities`: its method is
-   * answered `-32601` (no `id`).
+   * answered `-32601` (no `id`). `session-listener-threw`: `onSessionClosed` threw (`method`: the
+   * revision's handshake, `initialize`).
    */
-  readonly reason: "handler-threw" | "invalid-result" | "notification-handler-threw" | "invalid-outgoing" | "unadvertised-handler";
+  readonly reason: "handler-threw" | "invalid-result" | "notification-handler-threw" | "invalid-outgoing" | "unadvertised-handler" | "session-listener-threw";
 }
 
 /** The options of a dispatcher (the generated `ServerDispatcherOptions` types each of them). */
@@ -341,6 +345,14 @@ export interface DispatcherOptions {
   readonly validateResults?: boolean;
   readonly strictMeta?: boolean;
   readonly onError?: DispatchErrorListener;
+  /**
+   * Called once when a legacy session ends (closed by the transport: stdio's input ended, an HTTP
+   * `DELETE`, expiry or shutdown; replaced by another `initialize` on its channel; or its
+   * `initialize` failed), with the object its requests saw as `context.legacySession`, so that
+   * per-session state (timers, subscriptions of one's own) can be let go. What it throws goes to
+   * {@link onError} (`session-listener-threw`).
+   */
+  readonly onSessionClosed?: SessionClosedListener;
   /** An `InputRequiredResult` to a legacy client: how many rounds of server→client requests one request may take before it is answered `-32603`. Default: 8. */
   readonly maxInputRounds?: number;
   /** An `InputRequiredResult` to a legacy client: how long one round waits for the client's responses before the request is answered `-32603`. Default: 600000 (10 minutes). */
@@ -700,6 +712,8 @@ interface LegacySession {
   readonly untilInitialized: Set<(gone?: string) => void>;
   /** The term of the requests it serves (see {@link Term}), closed when it ends (shared by the copy an opened session is). */
   readonly term: Term;
+  /** What its handlers see as `context.legacySession` and `onSessionClosed` is given: a frozen empty object (shared by the copy an opened session is). */
+  readonly key: object;
 }
 
 /**
@@ -808,6 +822,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   const maxBatchSize = options.maxBatchSize ?? 64;
   // NaN would take any batch, and a batch read up to an unbounded size is the work the limit exists to bound.
   if (!Number.isSafeInteger(maxBatchSize) || maxBatchSize < 1) throw new RangeError("maxBatchSize must be an integer of at least 1, not " + (typeof maxBatchSize === "number" ? String(maxBatchSize) : typeof maxBatchSize));
+  const onSessionClosed = options.onSessionClosed;
   const onError =
     options.onError ??
     ((error: unknown, info: DispatchErrorInfo) => {
@@ -1016,7 +1031,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       };
     }
     if (of.tools && options.tools !== undefined) {
-      builtins["tools/list"] = () => ({ tools: [...tools.values()].map((t) => t.definition) });
+      builtins["tools/list"] = (params) => {
+        // pagination § Error Handling: an invalid cursor SHOULD be -32602 (one page, so no cursor is one this server gave).
+        if (own(params, "cursor") !== undefined) throw new HandlerError(-32602, "Invalid cursor: this server lists all its tools on one page and gave no cursor; list them without one");
+        return { tools: [...tools.values()].map((t) => t.definition) };
+      };
       builtins["tools/call"] = (params, context) => {
         const name = own(params, "name");
         const tool = typeof name === "string" ? tools.get(name) : undefined;
@@ -1723,6 +1742,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       push: context?.push,
       untilInitialized: new Set(),
       term: {},
+      key: Object.freeze({}),
     };
   }
 
@@ -1745,7 +1765,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * up (`why`), and its subscriptions end, their URIs taken off what all sessions hold.
    */
   function endSession(session: LegacySession, why: string): void {
-    if (session.term.closed === undefined) session.term.closed = why;
+    if (session.term.closed === undefined) {
+      session.term.closed = why;
+      if (onSessionClosed !== undefined) {
+        try {
+          onSessionClosed(session.key, { why, protocolVersion: session.protocolVersion, clientInfo: session.clientInfo });
+        } catch (error) {
+          report(error, { method: session.revision.builtins.initialize ?? "initialize", reason: "session-listener-threw" });
+        }
+      }
+    }
     endWaitForInitialized(session, why);
     sessionsClientBytes -= session.clientBytes.held;
     session.clientBytes.held = 0;
@@ -1955,6 +1984,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       requestState: typeof requestState === "string" ? requestState : undefined,
       signal: controller.signal,
       transport: context?.transport,
+      legacySession: legacy ? liveSession(channel)?.key : undefined,
       notify(notifyMethod: string, notifyParams?: unknown): void {
         send(notifyParams === undefined ? { jsonrpc: "2.0", method: notifyMethod } : { jsonrpc: "2.0", method: notifyMethod, params: notifyParams as JsonObject });
       },
@@ -2388,6 +2418,7 @@ export interface RequestContextCore {
   readonly requestState: unknown;
   readonly signal: AbortSignalLike;
   readonly transport: unknown;
+  readonly legacySession: object | undefined;
   notify(method: string, params?: unknown): void;
 }
 
