@@ -23,7 +23,7 @@ import { headerOptions, MANIFEST_FILE, manifestFile, parseOptionsLine, readManif
 import type { GeneratedFile, GenerateResult } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, readLock } from "./spec/index.js";
-import { isPackageName, LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, ScaffoldWriteError, writeScaffold, type ScaffoldExample, type ScaffoldWrite } from "./scaffold/index.js";
+import { isPackageName, LEGACY_SPEC_VERSION, OLDER_LEGACY_SPEC_VERSIONS, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, ScaffoldWriteError, writeScaffold, type ScaffoldExample, type ScaffoldWrite } from "./scaffold/index.js";
 import { shellQuote } from "./shell.js";
 
 /** Where the CLI prints. Tests pass their own. */
@@ -180,7 +180,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .addOption(
       new Option(
         "--eras <list>",
-        `the eras served: modern,legacy (default: also the ${LEGACY_SPEC_VERSION} schema, found beside the modern one, for clients that open with initialize) or modern (the modern revision only)`,
+        `the eras served: modern,legacy (default: also the ${LEGACY_SPEC_VERSION} schema, found beside the modern one, and the older ones there (${OLDER_LEGACY_SPEC_VERSIONS.join(", ")}), for clients that open with initialize) or modern (the modern revision only)`,
       ).choices(["modern,legacy", "legacy,modern", "modern"]),
     )
     .option("--name <name>", "the npm package name (default: from the folder name)")
@@ -192,7 +192,9 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       "after",
       `\nBy default the server is dual-era: the modern schema given and the ${LEGACY_SPEC_VERSION} schema of the same spec folder\n` +
         `(--spec/--spec-version: <dir>/schema/${LEGACY_SPEC_VERSION}/schema.ts; --schema <dir>/<v>/schema.ts: <dir>/${LEGACY_SPEC_VERSION}/schema.ts),\n` +
-        "so clients of both eras connect. Without that schema scaffold refuses; --eras modern writes a modern-only server.\n" +
+        `and the older legacy schemas found there (${OLDER_LEGACY_SPEC_VERSIONS.join(", ")}: clients of the SDK before 1.25 refuse a server that\n` +
+        "answers 2025-11-25), so clients of both eras connect. Without the 2025-11-25 schema scaffold refuses; --eras modern writes\n" +
+        "a modern-only server. Name the versions yourself (--spec-version draft,2025-11-25) to serve fewer.\n" +
         "The project's mcp-schema-codegen.config.json regenerates src/generated/ with the same schemas (generate, in the project);\n" +
         `with --spec-version alone they are versions of the locked revision, and the project gets a copy of the lock (${LOCK_FILE_NAME}).\n` +
         "Exit codes: 0 success, 2 error (bad input, a folder that is not empty, a schema of an older revision, no legacy schema).\n" +
@@ -491,8 +493,9 @@ async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<{ schema
         "Pin a revision that has it (spec fetch --ref <ref> --update)",
       );
     }
-    const [partner] = await schemaInputs({ ...flags, specVersion: LEGACY_SPEC_VERSION }, { ...io, stderr: () => {} });
-    return { schema: [inputs[0]!, partner!], partnerAdded: true };
+    const older = OLDER_LEGACY_SPEC_VERSIONS.filter((v) => pin !== undefined && Object.hasOwn(pin.schemas, v));
+    const partners = await schemaInputs({ ...flags, specVersion: [LEGACY_SPEC_VERSION, ...older].join(",") }, { ...io, stderr: () => {} });
+    return { schema: [inputs[0]!, ...partners], partnerAdded: true };
   }
   const legacy = legacyBeside(inputs[0]!);
   if (legacy === undefined || !existsSync(legacy.path)) {
@@ -502,7 +505,8 @@ async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<{ schema
       `Give it (--spec-version <modern>,${LEGACY_SPEC_VERSION}, or a second --schema)`,
     );
   }
-  return { schema: [inputs[0]!, legacy.input], partnerAdded: true };
+  const older = OLDER_LEGACY_SPEC_VERSIONS.map((v) => legacyBeside(inputs[0]!, v)).filter((l) => l !== undefined && existsSync(l.path));
+  return { schema: [inputs[0]!, legacy.input, ...older.map((l) => l!.input)], partnerAdded: true };
 }
 
 /** Refuses a schema too old to scaffold (MCG411): that says more than anything else wrong with the inputs. */
@@ -532,14 +536,14 @@ function lockedInputs(flags: Pick<ScaffoldFlags, "spec" | "specVersion">): boole
   return flags.specVersion !== undefined && flags.spec === undefined;
 }
 
-/** Where the legacy schema of a modern input's spec folder is: `<spec>/schema/2025-11-25/schema.ts`, or beside `--schema`'s version folder. */
-function legacyBeside(input: SchemaInput): { path: string; input: SchemaInput } | undefined {
+/** Where a legacy schema (`version`) of a modern input's spec folder is: `<spec>/schema/<version>/schema.ts`, or beside `--schema`'s version folder. */
+function legacyBeside(input: SchemaInput, version: string = LEGACY_SPEC_VERSION): { path: string; input: SchemaInput } | undefined {
   if ("specDir" in input) {
-    const path = join(input.specDir, "schema", LEGACY_SPEC_VERSION, "schema.ts");
-    return { path, input: { specDir: input.specDir, version: LEGACY_SPEC_VERSION } };
+    const path = join(input.specDir, "schema", version, "schema.ts");
+    return { path, input: { specDir: input.specDir, version } };
   }
   if ("path" in input) {
-    const path = join(dirname(dirname(resolve(input.path))), LEGACY_SPEC_VERSION, "schema.ts");
+    const path = join(dirname(dirname(resolve(input.path))), version, "schema.ts");
     return { path, input: { path } };
   }
   return undefined;

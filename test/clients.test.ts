@@ -1,10 +1,13 @@
 /**
  * Real MCP clients, written independently of this project, against a server made by `scaffold`
- * with default options (dual-era: the draft schema and 2025-11-25), over stdio and Streamable
+ * with default options (dual-era: the draft schema and the legacy ones beside it), over stdio and Streamable
  * HTTP (issue 11, item 7):
  *
  * - the TypeScript SDK v1 `Client` (`@modelcontextprotocol/sdk` 1.32.2) with its
  *   `StdioClientTransport` and `StreamableHTTPClientTransport`: opens with `initialize`;
+ * - the same `Client` of SDK 1.17.5 (installed as `@modelcontextprotocol/sdk-1.17`), whose latest
+ *   version is 2025-06-18 and which refuses a server answering any version it does not know: as
+ *   the SDK before 1.25, and the clients built on it, still in use;
  * - the SDK v2 `Client` (`@modelcontextprotocol/client` 2.4.0) in its default mode (`legacy`:
  *   `initialize`), in `auto` (probes with `server/discover`, falls back to `initialize`) and
  *   pinned to 2026-07-28 (`server/discover`, then per-request `_meta`).
@@ -29,6 +32,10 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as ClientV117 } from "@modelcontextprotocol/sdk-1.17/client/index.js";
+import { StdioClientTransport as StdioV117 } from "@modelcontextprotocol/sdk-1.17/client/stdio.js";
+import { StreamableHTTPClientTransport as HttpV117 } from "@modelcontextprotocol/sdk-1.17/client/streamableHttp.js";
+import { ElicitRequestSchema as ElicitRequestSchemaV117 } from "@modelcontextprotocol/sdk-1.17/types.js";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -182,6 +189,27 @@ const SDK_V1: ClientKind = {
   },
 };
 
+/** SDK 1.17.5: 2025-06-18 at the latest; before this project's default scaffold served 2025-06-18 it failed to connect ("Server's protocol version is not supported: 2025-11-25", helper-155). */
+const SDK_V1_17: ClientKind = {
+  name: "SDK v1 Client of 1.17.5 (@modelcontextprotocol/sdk-1.17)",
+  expected: { era: "legacy", protocolVersion: "2025-06-18" },
+  async connect(endpoint, elicited, stderr) {
+    const client = new ClientV117(INFO, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchemaV117, async (request) => {
+      elicited.push(request.params.message);
+      return { action: "accept", content: { name: NAME } };
+    });
+    const transport =
+      endpoint.transport === "stdio"
+        ? new StdioV117({ command: process.execPath, args: [...endpoint.args], stderr: "pipe" })
+        : new HttpV117(new URL(endpoint.url));
+    if (transport instanceof StdioV117) collect(transport.stderr as Readable | null, stderr);
+    const wire = recordWire(transport);
+    await client.connect(transport as Parameters<typeof client.connect>[0]);
+    return { client: client as unknown as ClientFace, wire };
+  },
+};
+
 function sdkV2(mode: "default" | "auto" | "pinned"): ClientKind {
   const negotiation = mode === "default" ? {} : { versionNegotiation: { mode: mode === "auto" ? ("auto" as const) : { pin: "2026-07-28" } } };
   return {
@@ -205,7 +233,7 @@ function sdkV2(mode: "default" | "auto" | "pinned"): ClientKind {
   };
 }
 
-const CLIENTS: readonly ClientKind[] = [SDK_V1, sdkV2("default"), sdkV2("auto"), sdkV2("pinned")];
+const CLIENTS: readonly ClientKind[] = [SDK_V1, SDK_V1_17, sdkV2("default"), sdkV2("auto"), sdkV2("pinned")];
 
 /** `promise`, or a rejection after `ms`. */
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

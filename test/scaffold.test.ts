@@ -62,7 +62,7 @@ describe("scaffold command", () => {
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("44 files written (package my-server)");
+    expect(stdout).toContain("65 files written (package my-server)");
     // generate --check compares src/generated/ byte for byte: git keeps its line ends as written on any checkout (core.autocrlf).
     expect(readFileSync(join(dir, ".gitattributes"), "utf8")).toContain("\nsrc/generated/** -text\n");
     expect(stdout).toContain(`next: cd '${dir}' && npm install && npm test\n`);
@@ -74,8 +74,9 @@ describe("scaffold command", () => {
       "README.md",
       "mcp-schema-codegen.config.json",
       "package.json",
-      ...revision.map((f) => `src/generated/2025-11-25/${f}`),
-      ...revision.map((f) => `src/generated/2026-07-28/${f}`),
+      // The legacy revisions beside draft, all of them: clients negotiate only a version they know (helper-155: the SDK
+      // before 1.25 refused a server answering 2025-11-25).
+      ...["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"].flatMap((v) => revision.map((f) => `src/generated/${v}/${f}`)),
       "src/generated/codegen-manifest.json",
       "src/generated/dispatch.ts",
       "src/generated/errors.ts",
@@ -105,7 +106,7 @@ describe("scaffold command", () => {
     expect(JSON.parse(readFileSync(join(dir, "mcp-schema-codegen.config.json"), "utf8"))).toEqual({
       outputs: [
         {
-          input: ["draft", "2025-11-25"].map((version) => ({ spec: SPEC_DIR, version })),
+          input: ["draft", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"].map((version) => ({ spec: SPEC_DIR, version })),
           out: "src/generated",
           options: { transports: "node" },
         },
@@ -113,7 +114,9 @@ describe("scaffold command", () => {
     });
     const check = await cli("generate", "--config", join(dir, "mcp-schema-codegen.config.json"), "--check");
     expect([check.code, check.stderr]).toEqual([0, ""]);
-    expect(readFileSync(join(dir, "src/generated/dispatch.ts"), "utf8")).toContain('export const DISPATCH_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28", "2025-11-25"];');
+    expect(readFileSync(join(dir, "src/generated/dispatch.ts"), "utf8")).toContain(
+      'export const DISPATCH_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];',
+    );
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; scripts: Record<string, string> };
     expect(pkg.name).toBe("my-server");
     expect(Object.keys(pkg.scripts).sort()).toEqual(["build", "start", "start:http", "test"]);
@@ -140,8 +143,8 @@ describe("scaffold command", () => {
     writeFileSync(join(dir, "src", "handlers.ts"), readFileSync(join(dir, "src", "handlers.ts"), "utf8") + "// mine\n");
     // An editor's byte order mark before package.json: its name is still read (helper-105).
     writeFileSync(join(dir, "package.json"), "\uFEFF" + readFileSync(join(dir, "package.json"), "utf8"));
-    // Back to the default partner, in a folder whose name is not the package's: no --name.
-    const forced = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    // Back to 2025-11-25 alone, in a folder whose name is not the package's: no --name.
+    const forced = await cli("scaffold", dir, ...SPEC, "draft,2025-11-25", "--docs", "none", "--force");
     expect(forced.code).toBe(0);
     expect(readdirSync(join(dir, "src", "generated")).sort()).not.toContain("2025-06-18");
     expect(readdirSync(join(dir, "src", "generated")).sort()).toContain("2025-11-25");
@@ -253,12 +256,12 @@ describe("scaffold command", () => {
     writeFileSync(join(dir, "keep.orig"), "x\n");
     const ignored = (path: string) => spawnSync("git", ["-C", dir, "check-ignore", "-q", path]).status === 0;
     expect([ignored("dist/schema.json"), ignored("keep.orig"), ignored("dist/other.js")]).toEqual([false, false, true]);
-    const forced = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    const forced = await cli("scaffold", dir, ...SPEC, "draft,2025-11-25", "--docs", "none", "--force");
     expect(forced.code).toBe(0);
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("\uFEFF*.orig\nnode_modules/\ndist/*\n!dist/schema.json\n!keep.orig\n*.orig.[0-9]*\n");
     expect(readFileSync(join(dir, ".prettierignore"), "utf8")).toBe("!/src/generated/README.md");
     expect([ignored("dist/schema.json"), ignored("keep.orig"), ignored("dist/other.js"), ignored("other.orig"), ignored("node_modules/x")]).toEqual([false, false, true, true, true]);
-    const again = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    const again = await cli("scaffold", dir, ...SPEC, "draft,2025-11-25", "--docs", "none", "--force");
     expect(again.stdout).not.toContain(".git");
   });
 
@@ -267,14 +270,14 @@ describe("scaffold command", () => {
     writeFileSync(join(dir, "notes.txt"), "mine\n");
     writeFileSync(join(dir, "README.md"), "my readme\n");
     const before = statSync(join(dir, "README.md")).mtimeMs;
-    const refused = await cli("scaffold", dir, ...SPEC, "draft");
+    const refused = await cli("scaffold", dir, ...SPEC, "draft,2025-11-25");
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(
       `error MCG410: ${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it\n1 error; nothing was written\n`,
     );
     expect(listFiles(dir)).toEqual(["README.md", "notes.txt"]);
     expect(statSync(join(dir, "README.md")).mtimeMs).toBe(before);
-    const forced = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
+    const forced = await cli("scaffold", dir, ...SPEC, "draft,2025-11-25", "--force", "--name", "forced");
     expect(forced.code).toBe(0);
     // Only files that were there with other contents are listed as replaced.
     expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([
@@ -289,7 +292,7 @@ describe("scaffold command", () => {
     const handlers = join(dir, "src/handlers.ts");
     writeFileSync(handlers, readFileSync(handlers, "utf8") + "// mine\n");
     writeFileSync(join(dir, "src/handlers.ts.orig"), "an older backup\n");
-    const edited = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
+    const edited = await cli("scaffold", dir, ...SPEC, "draft,2025-11-25", "--force", "--name", "forced");
     expect(edited.stdout).toContain(`replaced: ${handlers} (what was there is kept as ${handlers}.orig.1)\n`);
     expect(readFileSync(`${handlers}.orig.1`, "utf8")).toMatch(/\/\/ mine\n$/);
     expect(readFileSync(`${handlers}.orig`, "utf8")).toBe("an older backup\n");
@@ -297,21 +300,21 @@ describe("scaffold command", () => {
     // Generated files are the generator's: replaced without a backup.
     const types = join(dir, "src/generated/types.ts");
     writeFileSync(types, "// edited\n");
-    const regenerated = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
+    const regenerated = await cli("scaffold", dir, ...SPEC, "draft,2025-11-25", "--force", "--name", "forced");
     expect(regenerated.stdout).toContain(`replaced: ${types}\n`);
     expect(existsSync(`${types}.orig`)).toBe(false);
     // A file with the same contents is left as it is, and said to be unchanged.
     const typesPath = join(dir, "src/generated/types.ts");
     const typesWritten = statSync(typesPath).mtimeMs;
     writeFileSync(join(dir, "package.json"), "{}\n");
-    const again = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
+    const again = await cli("scaffold", dir, ...SPEC, "draft,2025-11-25", "--force", "--name", "forced");
     expect(again.stdout).toContain(`${dir}: 0 files written, 1 replaced, 43 unchanged (package forced)\n`);
     expect(statSync(typesPath).mtimeMs).toBe(typesWritten);
     // Written into the current folder: the next step needs no cd.
     const home = process.cwd();
     process.chdir(dir);
     try {
-      const here = await cli("scaffold", ".", ...SPEC, "draft", "--force", "--name", "forced");
+      const here = await cli("scaffold", ".", ...SPEC, "draft,2025-11-25", "--force", "--name", "forced");
       expect(here.stdout).toMatch(/\nnext: npm install && npm test\n$/);
     } finally {
       process.chdir(home);
@@ -320,12 +323,12 @@ describe("scaffold command", () => {
 
   it("with --force, refuses (changing nothing) a project path that is in the way: a folder where a file goes, a symbolic link", async () => {
     const dir = scratchDir("scaffold-in-the-way");
-    expect((await cli("scaffold", join(dir, "p"), ...SPEC, "draft", "--docs", "none")).code).toBe(0);
+    expect((await cli("scaffold", join(dir, "p"), ...SPEC, "draft,2025-11-25", "--docs", "none")).code).toBe(0);
     const project = join(dir, "p");
     writeFileSync(join(project, "package.json"), "mine\n");
     rmSync(join(project, "src", "handlers.ts"));
     mkdirSync(join(project, "src", "handlers.ts"));
-    const folder = await cli("scaffold", project, ...SPEC, "draft", "--docs", "none", "--force");
+    const folder = await cli("scaffold", project, ...SPEC, "draft,2025-11-25", "--docs", "none", "--force");
     expect(folder.code).toBe(2);
     expect(folder.stderr).toBe(`error MCG410: ${join(project, "src", "handlers.ts")} is a folder, where the scaffold writes a file; move it away first\n1 error; nothing was written\n`);
     expect(readFileSync(join(project, "package.json"), "utf8")).toBe("mine\n");
@@ -333,7 +336,7 @@ describe("scaffold command", () => {
     mkdirSync(join(dir, "outside"));
     rmSync(join(project, "test"), { recursive: true });
     symlinkSync(join(dir, "outside"), join(project, "test"), "dir");
-    const link = await cli("scaffold", project, ...SPEC, "draft", "--docs", "none", "--force");
+    const link = await cli("scaffold", project, ...SPEC, "draft,2025-11-25", "--docs", "none", "--force");
     expect(link.code).toBe(2);
     expect(link.stderr).toContain(`error MCG410: ${join(project, "test")} is a symbolic link, where the scaffold writes a folder`);
     expect(readdirSync(join(dir, "outside"))).toEqual([]);
@@ -346,7 +349,7 @@ describe("scaffold command", () => {
     const before = statSync(project);
     mkdirSync(join(dir, "p.scaffold-999999999"));
     writeFileSync(join(dir, "p.scaffold-999999999", "half.ts"), "");
-    expect((await cli("scaffold", project, ...SPEC, "draft", "--docs", "none")).code).toBe(0);
+    expect((await cli("scaffold", project, ...SPEC, "draft,2025-11-25", "--docs", "none")).code).toBe(0);
     const after = statSync(project);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(readdirSync(dir)).toEqual(["p"]);
@@ -559,7 +562,7 @@ describe("a scaffolded project", () => {
     expect(install.status, install.stderr).toBe(0);
     const test = spawnSync("npm", ["test"], { cwd: dir, encoding: "utf8" });
     expect(test.status, test.stdout + test.stderr).toBe(0);
-    expect(test.stdout).toMatch(/^# pass 12$/m);
+    expect(test.stdout).toMatch(/^# pass 13$/m);
     expect(test.stdout).toMatch(/^# fail 0$/m);
     // The tests' client names itself though 2026-07-28 no longer requires it (clients SHOULD): a handler reading
     // context.clientInfo got undefined after a spec update (helper-137).

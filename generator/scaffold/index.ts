@@ -11,7 +11,8 @@
  *
  * The handlers are written against a stateless revision (2026-07-28 and later: per-request
  * `_meta`, `server/discover`); a schema of an earlier revision alone is refused (MCG411). By
- * default the project is dual-era: the CLI adds the {@link LEGACY_SPEC_VERSION} schema, and the
+ * default the project is dual-era: the CLI adds the {@link LEGACY_SPEC_VERSION} schema (and the
+ * {@link OLDER_LEGACY_SPEC_VERSIONS} found beside it), and the
  * generated code serves both (one folder per revision under `src/generated/`). The project's
  * `mcp-schema-codegen.config.json` names the schemas and options, so `generate` run in the
  * project regenerates `src/generated/` as the scaffold wrote it, eras included; schemas read
@@ -39,6 +40,13 @@ import { holdSignals, isAlive, isInside, writeFileAtomic, writeOutput } from "..
  * `initialize`): a dual-era scaffold serves it beside the modern one.
  */
 export const LEGACY_SPEC_VERSION = "2025-11-25";
+
+/**
+ * The earlier legacy revisions a dual-era scaffold also serves when their schemas are beside the
+ * modern one, newest first: a client negotiates its own version only when the server serves it,
+ * and clients of the SDK before 1.25 (2025-06-18 and older) refuse a server answering 2025-11-25.
+ */
+export const OLDER_LEGACY_SPEC_VERSIONS: readonly string[] = ["2025-06-18", "2025-03-26", "2024-11-05"];
 
 /** Examples `--example` can put in place of the default example handlers. */
 export const SCAFFOLD_EXAMPLES = ["conformance"] as const;

@@ -33,6 +33,15 @@ describe("the example handlers", () => {
     send({ ...call, id: 21, params: { ...call.params, inputResponses, requestState: first.requestState } });
     assert.equal(firstText(await next()), "Hello, Ada!");
   });
+
+  it("greet greets by the name given, and tells a client that cannot ask its user to pass one (a tool error, not -32021)", async () => {
+    send({ jsonrpc: "2.0", id: 30, method: "tools/call", params: { _meta: meta, name: "greet", arguments: { name: "Grace" } } });
+    assert.equal(firstText(await next()), "Hello, Grace!");
+    send({ jsonrpc: "2.0", id: 31, method: "tools/call", params: { _meta: meta, name: "greet", arguments: {} } });
+    const cannot = (await next())["result"] as { isError?: boolean; content: { text: string }[] };
+    assert.equal(cannot.isError, true);
+    assert.match(cannot.content[0]!.text, /call greet again with it as `name`/);
+  });
 });
 
 describe("a legacy client (initialize) over stdio", { skip: !servesLegacy && "this server is modern-only" }, () => {
