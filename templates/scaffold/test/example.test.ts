@@ -21,6 +21,9 @@ describe("the example handlers", () => {
     assert.equal(firstText(await next()), "Write a haiku about rain.");
     send({ jsonrpc: "2.0", id: 14, method: "completion/complete", params: { _meta: meta, ref: { type: "ref/prompt", name: "haiku" }, argument: { name: "topic", value: "r" } } });
     assert.deepEqual(((await next())["result"] as { completion: unknown }).completion, { values: ["rain"], total: 1, hasMore: false });
+    // An unknown prompt is an error, as prompts/get answers it (server/utilities/completion § Error Handling).
+    send({ jsonrpc: "2.0", id: 15, method: "completion/complete", params: { _meta: meta, ref: { type: "ref/prompt", name: "limerick" }, argument: { name: "topic", value: "r" } } });
+    assert.deepEqual((await next())["error"], { code: -32602, message: 'Unknown prompt: "limerick"' });
   });
 
   it("greet asks for the user's name (InputRequiredResult), then greets on the retry with inputResponses and requestState", async () => {
