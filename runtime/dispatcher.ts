@@ -727,7 +727,7 @@ interface Term {
 }
 
 /** How a server→client request ended: the client's result or error, or no answer (why). */
-type InputOutcome = { readonly result: JsonObject } | { readonly error: DispatchErrorObject } | { readonly gone: string };
+type InputOutcome = { readonly result: JsonObject } | { readonly error: DispatchErrorObject } | { readonly malformed: string } | { readonly gone: string };
 
 /** The answer, or the reason there is none, of a server→client request awaiting the client's response. */
 interface PendingInput {
@@ -790,8 +790,9 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  *    or `requireClientCapabilities`, → `-32021` with `data.requiredCapabilities`;
  *    a {@link HandlerError} → its code; any other exception, a malformed result or one that is not JSON data → `-32603`,
  *    logged through `onError` (not the abort reason or an `AbortError` thrown once the request's signal aborted), with nothing of it on the wire; a `deadline` that aborts → `-32603` with its reason; a legacy
- *    client's input round that fails (the client answers an error, a malformed result or nothing in time, the channel closes,
- *    too many rounds) → `-32603` saying which.
+ *    client's input round that fails (the client answers an error or nothing in time, the channel closes, too many rounds)
+ *    → `-32603` saying which, or answers with a malformed response (a result failing the schema, a result or error that is
+ *    not an object, neither: a message with the id of a request awaiting its response is taken as its response) → `-32602`.
  *
  * @throws TypeError when no revision is given, `supportedProtocolVersions` is empty or not strings, or two tools share a name
  */
@@ -1277,14 +1278,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
           };
         }
         // As a modern client's inputResponses failing the schema would make its retried request's params invalid: -32602.
-        const checked = serving.revision.parseResult(inputMethod as never, outcome.result);
-        if (!checked.ok) {
+        const checked = "malformed" in outcome ? undefined : serving.revision.parseResult(inputMethod as never, outcome.result);
+        if (checked === undefined || !checked.ok) {
           giveUp("another input failed");
-          return { error: errorOf(id, -32602, "Invalid " + inputMethod + " result from the client: " + describeIssues(checked.issues)) };
+          const problem = checked === undefined ? (outcome as { readonly malformed: string }).malformed : describeIssues(checked.issues);
+          return { error: errorOf(id, -32602, "Invalid " + inputMethod + " result from the client: " + problem) };
         }
         // As a modern client's inputResponses carry them: the handler revision's input results (2026-07-28 `InputResponse`:
         // ElicitResult, CreateMessageResult, ListRootsResult) have no `resultType`, and none is added.
-        responses[key] = outcome.result;
+        responses[key] = (outcome as { readonly result: JsonObject }).result;
       }
       return { responses };
     } finally {
@@ -1676,10 +1678,18 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
   }
 
-  /** A client's response to a server→client request: settles the request it answers on its channel. */
+  /** The server→client request with this id awaiting the client's response on the message's channel, if any. */
+  function pendingFor(id: DispatchRequestId | undefined, context: HandleContext | undefined): PendingInput | undefined {
+    return id === undefined ? undefined : pendingInputs.get(context?.channel ?? defaultChannel)?.get(idKey(id));
+  }
+
+  /**
+   * A client's response to a server→client request: settles the request it answers on its channel. One that is
+   * malformed (its result or error not an object, or neither given, as `JSON.stringify` leaves a `result: undefined`)
+   * fails that request's round as a result failing the schema does, at once, not after the round's time limit.
+   */
   function response(message: JsonObject, id: DispatchRequestId | undefined, context: HandleContext | undefined): void {
-    if (id === undefined) return;
-    const pending = pendingInputs.get(context?.channel ?? defaultChannel)?.get(idKey(id));
+    const pending = pendingFor(id, context);
     if (pending === undefined) return;
     const result = own(message, "result");
     const error = own(message, "error");
@@ -1690,7 +1700,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     } else if (isPlainObject(result)) {
       pending.settle({ result });
     } else {
-      pending.settle({ error: { code: -32603, message: "the response's result is not an object" } });
+      const why = error !== undefined ? "its error is not an object" : result !== undefined ? "its result is not an object" : "the response has neither result nor error";
+      pending.settle({ malformed: why });
     }
   }
 
@@ -2185,7 +2196,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       const id = requestIdOf(rawId);
       if (own(value, "jsonrpc") !== "2.0") return errorOf(id, -32600, 'Invalid request: jsonrpc must be "2.0"');
       const method = own(value, "method");
-      if (method === undefined && hasId && (own(value, "result") !== undefined || own(value, "error") !== undefined)) {
+      // A response; or a message with neither result nor error whose id is that of a request awaiting the client's response
+      // (a result left undefined, which JSON drops): answered -32600, its id would reach the client as that of its own request.
+      if (method === undefined && hasId && (own(value, "result") !== undefined || own(value, "error") !== undefined || pendingFor(id, context) !== undefined)) {
         response(value, id, context);
         return undefined;
       }

@@ -1136,6 +1136,26 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(await d.handle({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Bo" } } }, { channel: client.channel })).toBeUndefined();
     expect((await pending)?.result).toEqual({ content: [{ type: "text", text: "Hello Bo (asked-once)" }] });
   });
+
+  it("a malformed response (neither result nor error, as JSON leaves a result: undefined; a result or error not an object) fails its round at once with -32602, and is not answered: an answer would carry the id the client's own request may have (helper-156: -32600 with that id, and the round waited its time limit)", async () => {
+    const d = dual();
+    const replies: readonly (readonly [Json, string])[] = [
+      [{}, "the response has neither result nor error"],
+      [{ result: null }, "its result is not an object"],
+      [{ error: "refused" }, "its error is not an object"],
+    ];
+    for (const [reply, why] of replies) {
+      const client = legacyClient(d);
+      await client.open();
+      const pending = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+      await until(() => client.sent.some((m) => "id" in m));
+      const asked = client.sent.find((m) => "id" in m) as { id: number };
+      expect(await d.handle({ jsonrpc: "2.0", id: asked.id, ...reply }, { channel: client.channel })).toBeUndefined();
+      expect(await settledWithin(pending, 1000)).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Invalid elicitation/create result from the client: " + why } });
+    }
+    // An id no server→client request awaits: a message with neither is an invalid request, as before.
+    expect((await d.handle({ jsonrpc: "2.0", id: 7 }))?.error?.code).toBe(-32600);
+  });
 });
 
 describe("a handler's notifications: what reaches the client", () => {
