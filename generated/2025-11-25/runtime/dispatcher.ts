@@ -321,8 +321,10 @@ export interface DispatchErrorInfo {
    * `handler-threw`: a request's handler threw (not a {@link HandlerError}); not when its signal
    * had aborted (cancelled, past its deadline) and it threw the signal's `reason` or an
    * `AbortError` (`signal.throwIfAborted()`, an aborted `fetch`): that is stopping as asked.
-   * `invalid-outgoing`: a notification or request for a legacy client failed the schema of the
-   * revision it speaks (or that revision has no such server→client message): it was not sent.
+   * `invalid-outgoing`: a handler's notification or request was not sent: it failed the schema of
+   * the revision its client speaks (or that revision has no such message), or does not belong on
+   * the request's stream; one that needs a server capability left out of `options.capabilities`
+   * (log messages: `logging`) is told of once per method, not at each call.
    * `unadvertised-handler`: reported once, when the dispatcher is made, for each handler (and for
    * `options.tools`, as `tools/list`, unless a `tools/list` handler is given) that the clients of no
    * revision served reach, its server capability left out of `options.capabilities`: its method is
@@ -829,6 +831,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     ((error: unknown, info: DispatchErrorInfo) => {
       PLATFORM.console?.error("mcp dispatcher: " + info.reason + " in " + info.method, error);
     });
+  /** The notification methods whose capability the server does not advertise that a handler sent, told of once each. */
+  const toldUnadvertised = new Set<string>();
   /** The reports of tools left out of a legacy `tools/list` already made (at most {@link MAX_TOLD_LEFT_OUT}). */
   const toldLeftOut = new Set<string>();
   const defaultChannel = {};
@@ -1924,7 +1928,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (problem !== undefined) return problem;
       const gate = of.methodInfo(notification.method)?.capability;
       if (gate?.side === "server" && !hasCapability(capabilities, gate.path)) {
-        return "the server does not advertise " + gate.path.join(".") + " (options.capabilities, which replaces the capabilities derived from the handlers: list them all)";
+        // A setting, the same at every call: told of once (a handler that logs would else be reported at each message).
+        if (toldUnadvertised.has(notification.method)) return "";
+        toldUnadvertised.add(notification.method);
+        return (
+          "the server does not advertise " + gate.path.join(".") + " (options.capabilities, which replaces the capabilities derived from the handlers: list them all); " +
+          "such notifications are dropped, told of this once"
+        );
       }
       if (notification.method === of.cancelledMethod) return "the core sends notifications/cancelled, for the requests it sends; a handler ends its own request by returning";
       const scoped = notification.method === PROGRESS || notification.method === LOG_MESSAGE;
