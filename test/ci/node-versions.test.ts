@@ -48,7 +48,7 @@ for (const [major, node] of Object.entries(PINNED_NODES)) {
     it("a scaffolded project passes its own npm test (stdio and HTTP)", { timeout: 300_000 }, () => {
       const test = spawnSync("npm", ["test"], { cwd: project, encoding: "utf8", env: withNode(node) });
       expect(test.status, test.stdout + test.stderr).toBe(0);
-      expect(test.stdout).toMatch(/^(# |ℹ )pass 12$/m);
+      expect(test.stdout).toMatch(/^(# |ℹ )pass 13$/m);
       expect(test.stdout).toMatch(/^(# |ℹ )fail 0$/m);
       // npm, and the scripts it runs, find that Node first on PATH.
       const version = spawnSync("npm", ["exec", "--", "node", "--version"], { cwd: project, encoding: "utf8", env: withNode(node) });

@@ -77,9 +77,9 @@ describe("the packed tarball", () => {
     const out = run("npx", ["--no", "mcp-schema-codegen", "scaffold", "srv", "--schema", DRAFT], { cwd: project });
     expect(out.stderr).toBe("");
     expect(out.status).toBe(0);
-    // Dual-era by default: the 2025-11-25 schema beside the draft one is found from the installed package too.
-    expect(out.stdout).toContain("srv: 44 files written (package srv)");
-    expect(existsSync(join(project, "srv", "src", "generated", "2025-11-25", "revision.ts"))).toBe(true);
+    // Dual-era by default: the legacy schemas beside the draft one are found from the installed package too.
+    expect(out.stdout).toContain("srv: 65 files written (package srv)");
+    for (const version of ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) expect(existsSync(join(project, "srv", "src", "generated", version, "revision.ts"))).toBe(true);
     // The renamed templates are in the package under names npm keeps.
     expect(readFileSync(join(project, "srv", ".prettierignore"), "utf8")).toBe("src/generated/\n");
   });
