@@ -22,6 +22,7 @@ import {
   buildDispatch,
   declareDispatchNames,
   isStateless,
+  legacyNotificationMethods,
   publishMethods,
   renderDispatch,
   renderRevision,
@@ -212,6 +213,7 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
         publishMethodsType: publishMethods(facts(handler), others.map(facts)),
         batches: revisions.some((r) => r.schema.protocol.batchRequest !== undefined),
         legacy: revisions.some((r) => !isStateless(r.schema.protocol)),
+        legacyNotificationMethods: legacyNotificationMethods(facts(handler), others.map(facts)),
       };
       top.push({ path: TARGETS.dispatch.file, contents: await formatted(renderDispatch(header, view, layout)) });
     }

@@ -1671,7 +1671,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (handler === undefined) return;
     const meta = isPlainObject(params) ? metaOfParams(params) : {};
     try {
-      const done = handler(params, { method, meta, transport: context?.transport });
+      const legacySession = serving.era === "legacy" ? liveSession(channel)?.key : undefined;
+      const done = handler(params, { method, meta, transport: context?.transport, legacySession });
       if (done instanceof Promise) done.catch((error: unknown) => report(error, { method, reason: "notification-handler-threw" }));
     } catch (error) {
       report(error, { method, reason: "notification-handler-threw" });

@@ -30,7 +30,7 @@ import {
 import { retainedBytes } from "../runtime/json.js";
 import { serveStdio } from "../runtime/stdio.js";
 import { ajvOracle, readSchemaJson, type AjvOracle } from "./support/ajv-oracle.js";
-import { generateInto, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { generateInto, ROOT, scratchDir, SPEC_DIR, typecheck } from "./support/corpus.js";
 
 type Json = { [key: string]: unknown };
 type Response = { jsonrpc: "2.0"; id?: string | number; result?: Json; error?: { code: number; message: string; data?: unknown } };
@@ -478,6 +478,39 @@ describe("a legacy session's identity and end, for per-session state", () => {
     await within(server.closed);
     expect(answered(2)?.["result"]).toBeDefined();
     expect(closed).toEqual(["Server shutting down"]);
+  });
+
+  it("a notification only a legacy revision has (notifications/roots/list_changed) takes a typed handler in a multi-revision output, which sees its session (helper-149: a dual-era server could not handle it)", async () => {
+    const dir = await generateInto("dual-era/legacy-notifications", { schema: [{ specDir: SPEC_DIR, version: "draft" }, { specDir: SPEC_DIR, version: LEGACY_VERSION }], docs: "none" });
+    writeFileSync(
+      join(dir, "use.ts"),
+      [
+        'import { defineHandlers, type LegacyNotificationMethod } from "./dispatch.js";',
+        'export const changed: LegacyNotificationMethod = "notifications/roots/list_changed";',
+        "export const handlers = defineHandlers({",
+        '  "notifications/roots/list_changed": (params, context) => void [params?.["_meta"], context.legacySession, context.method],',
+        "});",
+        "// @ts-expect-error a notification no revision served takes from clients",
+        'defineHandlers({ "notifications/nope": () => undefined });',
+        "",
+      ].join("\n"),
+    );
+    expect(typecheck(dir)).toEqual([]);
+    const { createServerDispatcher } = (await import(join(dir, "dispatch.ts"))) as { createServerDispatcher: (options: DispatcherOptions) => Dispatcher };
+    const seen: (object | undefined)[] = [];
+    const d = createServerDispatcher({
+      serverInfo: SERVER_INFO,
+      handlers: {
+        "notifications/roots/list_changed": (_params: unknown, context: { legacySession: object | undefined }) => void seen.push(context.legacySession),
+        "resources/list": (_params: unknown, context: RequestContextCore) => (seen.push(context.legacySession), { resources: [] }),
+      },
+    });
+    const client = legacyClient(d);
+    await client.open(LEGACY_VERSION, { roots: { listChanged: true } });
+    await client.send(legacy(1, "resources/list"));
+    await client.send({ jsonrpc: "2.0", method: "notifications/roots/list_changed" });
+    expect(seen.length).toBe(2);
+    expect(typeof seen[0] === "object" && seen[0] === seen[1]).toBe(true);
   });
 
   it("what onSessionClosed throws goes to onError as session-listener-threw, and the session ends all the same", async () => {

@@ -168,6 +168,8 @@ export interface NotificationContext {
   readonly meta: { readonly [key: string]: unknown };
   /** What the transport passed as `HandleContext.transport` (see {@link RequestContext.transport}). */
   readonly transport: unknown;
+  /** The legacy session the notification came in (see {@link RequestContext.legacySession}); `undefined` for a modern one. */
+  readonly legacySession: object | undefined;
 }
 
 /** Client→server notification methods. */

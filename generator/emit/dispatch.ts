@@ -333,6 +333,8 @@ export interface DispatchLayout {
   readonly batches: boolean;
   /** Several revisions: whether one of them is of the legacy era, whose sessions `onSessionClosed` is told of (a single revision says so in its {@link DispatchView.era}). */
   readonly legacy: boolean;
+  /** Several revisions: the client→server notifications of the legacy ones that the handler revision lacks (`notifications/roots/list_changed`), as a union of JSON strings, or `""`. */
+  readonly legacyNotificationMethods: string;
 }
 
 /** Today's layout: one revision, its modules beside `dispatch.ts`. */
@@ -379,12 +381,12 @@ const EXPORTS = [
 export function declareDispatchNames(table: SymbolTable, file: string, view: Pick<DispatchView, "hasTools">, multi: boolean): void {
   table.declareExports(file, [
     ...EXPORTS,
-    ...(multi ? ["DISPATCH_PROTOCOL_VERSIONS"] : ["DISPATCH_REVISION"]),
+    ...(multi ? ["DISPATCH_PROTOCOL_VERSIONS", "LegacyNotificationMethod"] : ["DISPATCH_REVISION"]),
     ...(view.hasTools ? ["ToolCallResult", "ToolEntry", "toolError"] : []),
   ]);
 }
 
-export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never", batches: false, legacy: false };
+export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never", batches: false, legacy: false, legacyNotificationMethods: "" };
 
 /** The statements and table rows of `dispatch.ts` and `revision.ts` that may pass the line width, laid out as Prettier prints them (see `layout.ts`). */
 function layOut(view: DispatchView, layout: DispatchLayout, pieces: Pieces) {
@@ -454,7 +456,8 @@ export function renderDispatch(header: string, view: DispatchView, layout: Dispa
   const takesBatches = layout.multi ? layout.batches : view.batchRequest !== "";
   // Whether some revision served opens legacy sessions.
   const legacySessions = layout.multi ? layout.legacy : view.era === JSON.stringify("legacy");
-  const text = renderTemplate("dispatch.ts.hbs", { header, ...view, ...layout, ...laidOut, takesBatches, legacySessions, revisionTable: revisionTable(view, laidOut) });
+  const legacyNotificationsType = layout.legacyNotificationMethods === "" ? "never" : layout.legacyNotificationMethods;
+  const text = renderTemplate("dispatch.ts.hbs", { header, ...view, ...layout, ...laidOut, takesBatches, legacySessions, legacyNotificationsType, revisionTable: revisionTable(view, laidOut) });
   return pieces.laidOut && !layout.multi && withinWidth(text) ? { laidOut: text } : text;
 }
 
@@ -551,6 +554,21 @@ function paramsShapes(model: Model, request: MethodFact): ObjectType[] | undefin
  * gated by a server capability (list changes, resource updates, log messages), which the core
  * pushes to legacy sessions.
  */
+/**
+ * The client→server notifications a legacy revision served has and the handler revision does not
+ * (`notifications/initialized`, `notifications/roots/list_changed`): handlers of them take the
+ * params as sent. A union of JSON strings, or `""` when there are none.
+ */
+export function legacyNotificationMethods(handler: RevisionFacts, others: readonly RevisionFacts[]): string {
+  const own = new Set(handler.facts.methods.filter((m) => m.kind === "notification" && fromClient(m)).map((m) => m.method));
+  const methods = new Set<string>();
+  for (const other of others) {
+    if (isStateless(other.facts)) continue;
+    for (const m of other.facts.methods) if (m.kind === "notification" && fromClient(m) && !own.has(m.method)) methods.add(m.method);
+  }
+  return methods.size === 0 ? "" : unionOf([...methods].sort());
+}
+
 export function publishMethods(handler: RevisionFacts, others: readonly RevisionFacts[]): string {
   const methods = new Set<string>();
   const sub = handler.facts.rules.subscriptions;
