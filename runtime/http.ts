@@ -1268,6 +1268,10 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     // A batch's responses on a stream: one event each (2025-03-26 basic/transports: they "MAY be batched"; one message per
     // event is what every client reads). As JSON: one array (JSON-RPC 2.0 § 6), status 200.
     if (sse) {
+      // A stream its reader has kept up with counts toward the bound from its answer on, as an answer written as JSON does:
+      // counted since it opened (keepAliveMs or more before), forty 4 MiB answers written at one moment to clients reading
+      // at once were cut once the server had been behind elsewhere meanwhile.
+      if (sending.responses.has(res) && res.writableLength <= STREAM_BEHIND_BYTES) sending.responses.set(res, sending.ticks);
       let events = "";
       for (const answer of isBatchAnswer(response) ? response : [response]) {
         const text = wireText(answer);

@@ -1377,6 +1377,42 @@ describe("Streamable HTTP transport, hardened", () => {
     expect(whole).toHaveLength(40);
   });
 
+  it("serves whole the answers of requests answered on a stream after keepAliveMs of silence, written at one moment, though the server was behind elsewhere while they waited", async () => {
+    // Forty clients that read as they receive, whose tool is silent past keepAliveMs (their answers go on SSE streams opened
+    // then), and whose 4 MiB answers are written in one moment, once the test opens the gate.
+    let called = 0;
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const d = m.dispatch.createServerDispatcher({
+      serverInfo: SERVER_INFO,
+      capabilities: { tools: {} },
+      tools: [
+        {
+          definition: { name: "together", inputSchema: NO_ARGS },
+          call: async () => {
+            called++;
+            await opened;
+            return text("x".repeat(4 * 2 ** 20));
+          },
+        },
+        { definition: { name: "big", inputSchema: NO_ARGS }, call: async () => text("x".repeat(14 * 2 ** 20)) },
+      ],
+    });
+    const s = await m.http.serveHttp(d, { port: 0, shutdownGraceMs: 200, keepAliveMs: 100 });
+    servers.push(s);
+    const answers = Promise.all(Array.from({ length: 40 }, (_, i) => post(s.url, call(i, "together")).catch(() => ({ status: 0, body: "" }))));
+    await within(until(() => called === 40), 10_000, "the calls");
+    await sleep(300);
+    // Meanwhile a client reads nothing of a 14 MiB answer for a second and a half, then goes: the server counted it behind.
+    const stalled = unreadingClients(s, [call("s", "big")], "application/json");
+    await sleep(1500);
+    stalled.close();
+    await sleep(50);
+    open();
+    const whole = (await answers).filter((a) => a.status === 200 && (lastMessage(a.body).result as { content: { text: string }[] } | undefined)?.content[0]?.text.length === 4 * 2 ** 20);
+    expect(whole).toHaveLength(40);
+  });
+
   it("closes a connection whose client does not take an answer within sendTimeoutMs, freeing what it held; a reading client is served", async () => {
     const s = await serve({ sendTimeoutMs: 300 });
     // 32 MB: more than the system's socket buffers take, so the rest waits in the server until the client reads.
