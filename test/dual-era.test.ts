@@ -525,6 +525,20 @@ describe("a legacy session's identity and end, for per-session state", () => {
     expect(logged.map((l) => [(l.error as Error).message, l.info])).toEqual([["cleanup failed", { method: "initialize", reason: "session-listener-threw" }]]);
     expect((await a.send(legacy(1, "tools/list")))?.result).toBeUndefined();
   });
+
+  it("what an async onSessionClosed rejects with goes to onError as session-listener-threw too, not to the process as an unhandled rejection (which ends it)", async () => {
+    const d = dual({
+      onSessionClosed: async () => {
+        await Promise.resolve();
+        throw new Error("async cleanup failed");
+      },
+    });
+    const a = legacyClient(d);
+    await a.open();
+    d.closeChannel(a.channel);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(logged.map((l) => [(l.error as Error).message, l.info])).toEqual([["async cleanup failed", { method: "initialize", reason: "session-listener-threw" }]]);
+  });
 });
 
 describe("InputRequiredResult to a legacy client: server→client requests, responses through handle()", () => {

@@ -239,7 +239,7 @@ export interface ServerDispatcherOptions {
    * Called once when a legacy session ends (stdio's input ended, an HTTP `DELETE`, expiry or
    * shutdown, another `initialize` on its connection, or its `initialize` failed), with its
    * `context.legacySession` object, why, and its `initialize`'s `protocolVersion` and `clientInfo`:
-   * stop its timers, drop its state. What it throws goes to `onError`.
+   * stop its timers, drop its state. What it throws (or, async, rejects with) goes to `onError`.
    */
   readonly onSessionClosed?: SessionClosedListener;
 }

@@ -351,8 +351,8 @@ export interface DispatcherOptions {
    * Called once when a legacy session ends (closed by the transport: stdio's input ended, an HTTP
    * `DELETE`, expiry or shutdown; replaced by another `initialize` on its channel; or its
    * `initialize` failed), with the object its requests saw as `context.legacySession`, so that
-   * per-session state (timers, subscriptions of one's own) can be let go. What it throws goes to
-   * {@link onError} (`session-listener-threw`).
+   * per-session state (timers, subscriptions of one's own) can be let go. What it throws (or, when
+   * it is async, rejects with) goes to {@link onError} (`session-listener-threw`).
    */
   readonly onSessionClosed?: SessionClosedListener;
   /** An `InputRequiredResult` to a legacy client: how many rounds of server→client requests one request may take before it is answered `-32603`. Default: 8. */
@@ -1784,10 +1784,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (session.term.closed === undefined) {
       session.term.closed = why;
       if (onSessionClosed !== undefined) {
+        const method = session.revision.builtins.initialize ?? "initialize";
         try {
-          onSessionClosed(session.key, { why, protocolVersion: session.protocolVersion, clientInfo: session.clientInfo });
+          // An async listener's rejection too: unhandled, it would end the process.
+          const done: unknown = onSessionClosed(session.key, { why, protocolVersion: session.protocolVersion, clientInfo: session.clientInfo });
+          if (done instanceof Promise) done.catch((error: unknown) => report(error, { method, reason: "session-listener-threw" }));
         } catch (error) {
-          report(error, { method: session.revision.builtins.initialize ?? "initialize", reason: "session-listener-threw" });
+          report(error, { method, reason: "session-listener-threw" });
         }
       }
     }
