@@ -133,7 +133,9 @@ export interface HttpOptions {
   /**
    * SSE keep-alive comment interval on open streams, in milliseconds; a request (which a client
    * accepting `text/event-stream` sent) whose handler sends nothing for this long is answered on such
-   * a stream instead of as JSON, so that a proxy's read timeout does not end it. Default: 15000.
+   * a stream instead of as JSON, so that a proxy's read timeout does not end it. An integer of at
+   * least 1, or `Infinity` (past what a timer holds, about 24.8 days: no comments, and no request
+   * answered on a stream for its silence); else `RangeError`. Default: 15000.
    */
   readonly keepAliveMs?: number;
   /** The `inputSchema` of a tool by name, for `Mcp-Param-{Name}` checks; without it those headers are not checked. */
@@ -521,6 +523,9 @@ function atLeastOne(by: string, name: string, value: number | undefined, fallbac
   }
   return value;
 }
+
+/** The longest delay node's timers take (2^31 - 1 ms, about 24.8 days); a longer one, Infinity too, runs after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A JSON-RPC error response, with the request's `id` when it is one. */
 function errorBody(id: unknown, code: number, message: string): unknown {
@@ -973,7 +978,10 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const messageCap = Math.max(limit, Math.min(Math.max(2 * limit, bodies.max / 16), bodies.max / 2));
   const messageCapIs =
     messageCap === limit ? "maxBodyBytes" : messageCap === 2 * limit ? "2 × maxBodyBytes" : `${messageCap === bodies.max / 2 ? "half" : "a sixteenth"} of the ${bodies.max}-byte budget of bodies in flight`;
-  const keepAliveMs = options.keepAliveMs ?? 15000;
+  const keepAliveMs = atLeastOne(by, "keepAliveMs", options.keepAliveMs, 15000);
+  // node runs a timer past 2^31 - 1 ms (Infinity too) after 1 ms: such an interval means no keep-alive at all (before, a
+  // comment every millisecond on each stream, and every request silent for a millisecond answered on one).
+  const keepsAlive = keepAliveMs <= MAX_TIMER_MS;
   const maxSubscriptions = options.maxSubscriptions ?? 256;
   const requestTimeoutMs = options.requestTimeoutMs;
   const sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
@@ -1199,6 +1207,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       if (route.opening !== undefined) headers["mcp-session-id"] = route.opening.id;
       res.writeHead(200, headers);
       trackSending(req, res);
+      if (!keepsAlive) return;
       keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
       keepAlive.unref();
     };
@@ -1217,7 +1226,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const asks = request !== undefined || (Array.isArray(message) && holdsRequest(message));
     // A request whose handler is silent for keepAliveMs gets its stream and a first comment then, so that a proxy's read
     // timeout (nginx: 60 s) or a client's idle timeout does not end a long tool call answered as JSON.
-    if (asks && eventStream) {
+    if (asks && eventStream && keepsAlive) {
       quiet = setTimeout(() => {
         quiet = undefined;
         if (sse || res.headersSent || res.writableEnded || controller.signal.aborted) return;
@@ -1380,11 +1389,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     res.flushHeaders();
     trackSending(req, res);
     session.stream = res;
-    const keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
-    keepAlive.unref();
+    const keepAlive = keepsAlive ? setInterval(() => res.write(":\n\n"), keepAliveMs) : undefined;
+    keepAlive?.unref();
     onGone(req, res, () => {
       streams--;
-      clearInterval(keepAlive);
+      if (keepAlive !== undefined) clearInterval(keepAlive);
       if (session.stream === res) session.stream = undefined;
       touch(sessionId);
     });

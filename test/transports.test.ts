@@ -1151,6 +1151,18 @@ describe("Streamable HTTP transport, hardened", () => {
     expect([jsonOnly.type, JSON.parse(jsonOnly.body)]).toMatchObject(["application/json", answer(3)]);
   });
 
+  it("keepAliveMs: Infinity writes no keep-alive comments and leaves a silent request JSON; one that is no interval is a RangeError (Infinity and 0 ran node's timers every millisecond: a 350 ms call became a stream of hundreds of comments)", async () => {
+    const s = await serve({ keepAliveMs: Infinity });
+    const slow = await post(s.url, call(1, "slow", { ms: 350 }));
+    expect([slow.type, JSON.parse(slow.body)]).toMatchObject(["application/json", { jsonrpc: "2.0", id: 1, result: { resultType: "complete", ...text("slept") } }]);
+    // A stream a handler opens (here with a log message) gets no comments either.
+    const chatty = await post(s.url, { ...call(2, "chatty"), params: { _meta: { ...META, "io.modelcontextprotocol/logLevel": "info" }, name: "chatty", arguments: {} } });
+    expect([chatty.type, chatty.body.split("\n").filter((l) => l === ":")]).toEqual(["text/event-stream", []]);
+    for (const keepAliveMs of [0, -1, Number.NaN, 1.5, "15s"]) {
+      await expect(serve({ keepAliveMs: keepAliveMs as number })).rejects.toThrow(RangeError);
+    }
+  });
+
   it("answers a subscriptions/listen whose Accept does not take text/event-stream 406 at once (it waited unanswered, nothing sent, until the server closed)", async () => {
     const s = await serve();
     const refused = await Promise.race([post(s.url, listen(1), undefined, { accept: "application/json" }), sleep(2000).then(() => "no answer")]);
