@@ -836,7 +836,14 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
     const revisionsNow = served(fresh);
     if (revisionsBefore !== undefined && revisionsNow !== undefined && revisionsBefore.join() !== revisionsNow.join()) {
       const gone = revisionsBefore.filter((v) => !revisionsNow.includes(v));
-      const noLonger = gone.length > 0 ? ` (clients of ${gone.join(", ")} are no longer served)` : "";
+      // An output without a dispatcher (a client's: --targets without dispatch) serves no one: say what left it (helper-158).
+      const serves = files.some((f) => f.path === "dispatch.ts");
+      const noLonger =
+        gone.length === 0
+          ? ""
+          : serves
+            ? ` (clients of ${gone.join(", ")} are no longer served)`
+            : ` (${gone.join(", ")} ${gone.length === 1 ? "is" : "are"} no longer in the output)`;
       // The same revisions in another order (helper-105): the handler revision, or the order they are listed in, moved.
       const what = [...revisionsBefore].sort().join() === [...revisionsNow].sort().join() ? "the order of the protocol revisions" : "the protocol revisions";
       io.stdout(`${what} changed since ${out} was generated: ${revisionsBefore.join(", ")} → ${revisionsNow.join(", ")}${noLonger}\n`);

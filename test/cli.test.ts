@@ -555,6 +555,18 @@ describe("the built CLI in a shell pipeline", () => {
     expect(reordered.stdout).toContain(`the order of the protocol revisions changed since ${out} was generated: 2026-07-28, 2025-11-25, 2025-06-18 → 2026-07-28, 2025-06-18, 2025-11-25\n`);
   });
 
+  it("an output without a dispatcher that drops a protocol revision says it is no longer in the output, not that its clients are no longer served (helper-158)", async () => {
+    const out = join(scratchDir("cli-revisions-dropped-client"), "out");
+    const client = ["--targets", "types,validators,methods,index", "--docs", "none"];
+    expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-11-25,2025-06-18", "--out", out, ...client)).code).toBe(0);
+    const modernOnly = await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft", "--out", out, ...client);
+    expect(modernOnly.code).toBe(0);
+    expect(modernOnly.stdout).toContain(
+      `the protocol revisions changed since ${out} was generated: 2026-07-28, 2025-11-25, 2025-06-18 → 2026-07-28 (2025-11-25, 2025-06-18 are no longer in the output)\n`,
+    );
+    expect(modernOnly.stdout).not.toContain("served");
+  });
+
   it("without a manifest: headers after a byte order mark are read, inputs in another order are the same inputs, and runtime/ removed is not said to be kept (helper-103)", async () => {
     const dir = scratchDir("cli-headers-helper-103");
     const out = join(dir, "out");
