@@ -327,6 +327,19 @@ export function acceptsEventStream(accept: string | undefined): boolean {
 }
 
 /**
+ * Whether an `Accept` header names `text/event-stream` itself, with a weight above 0: a client
+ * that takes any type (an Accept of all types, or none: curl, a script) may not read a stream it did not ask for.
+ */
+function namesEventStream(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  return accept.split(",").some((range) => {
+    const [type = "", ...params] = range.split(";").map((part) => part.trim().toLowerCase());
+    const q = params.find((param) => /^q\s*=/.test(param));
+    return type === "text/event-stream" && (q === undefined || Number(q.slice(q.indexOf("=") + 1).trim()) > 0);
+  });
+}
+
+/**
  * The authority (`host[:port]`) of a request target in absolute form (`http://host:port/mcp`,
  * RFC 9112 § 3.2.2), which stands for the Host header; `undefined` for the usual origin form
  * (`/mcp`). A target in absolute form that does not parse gives "" (no host is allowed).
@@ -1225,8 +1238,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     // A request, or a batch holding requests (2025-03-26 basic/transports: their POST is answered with their responses).
     const asks = request !== undefined || (Array.isArray(message) && holdsRequest(message));
     // A request whose handler is silent for keepAliveMs gets its stream and a first comment then, so that a proxy's read
-    // timeout (nginx: 60 s) or a client's idle timeout does not end a long tool call answered as JSON.
-    if (asks && eventStream && keepsAlive) {
+    // timeout (nginx: 60 s) or a client's idle timeout does not end a long tool call answered as JSON; when its Accept names
+    // text/event-stream (a client taking anything may parse JSON only).
+    if (asks && eventStream && keepsAlive && namesEventStream(header(req, "accept"))) {
       quiet = setTimeout(() => {
         quiet = undefined;
         if (sse || res.headersSent || res.writableEnded || controller.signal.aborted) return;

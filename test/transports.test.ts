@@ -1149,6 +1149,11 @@ describe("Streamable HTTP transport, hardened", () => {
     expect([quick.type, JSON.parse(quick.body)]).toMatchObject(["application/json", answer(2)]);
     const jsonOnly = await post(s.url, call(3, "slow", { ms: 350 }), undefined, { accept: "application/json" });
     expect([jsonOnly.type, JSON.parse(jsonOnly.body)]).toMatchObject(["application/json", answer(3)]);
+    // A client that takes anything did not ask for a stream, and may parse JSON only (helper-157: curl's and fetch's */*).
+    for (const [i, accept] of ["*/*", "application/json, text/*", "application/json, text/event-stream;q=0"].entries()) {
+      const any = await post(s.url, call(4 + i, "slow", { ms: 350 }), undefined, { accept });
+      expect([any.type, JSON.parse(any.body)]).toMatchObject(["application/json", answer(4 + i)]);
+    }
   });
 
   it("keepAliveMs: Infinity writes no keep-alive comments and leaves a silent request JSON; one that is no interval is a RangeError (Infinity and 0 ran node's timers every millisecond: a 350 ms call became a stream of hundreds of comments)", async () => {
