@@ -169,46 +169,47 @@ function collect(stream: Readable | null, into: { text: string }): void {
 
 const INFO = { name: "clients-test", version: "1.0.0" } as const;
 
-const SDK_V1: ClientKind = {
-  name: "SDK v1 Client (@modelcontextprotocol/sdk 1.32.2)",
-  expected: { era: "legacy", protocolVersion: "2025-11-25" },
-  async connect(endpoint, elicited, stderr) {
-    const client = new ClientV1(INFO, { capabilities: { elicitation: {} } });
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
-      elicited.push(request.params.message);
-      return { action: "accept", content: { name: NAME } };
-    });
-    const transport =
-      endpoint.transport === "stdio"
-        ? new StdioV1({ command: process.execPath, args: [...endpoint.args], stderr: "pipe" })
-        : new HttpV1(new URL(endpoint.url));
-    if (transport instanceof StdioV1) collect(transport.stderr as Readable | null, stderr);
-    const wire = recordWire(transport);
-    await client.connect(transport);
-    return { client: client as unknown as ClientFace, wire };
-  },
-};
+/** What the exchange uses of one SDK v1 release: its `Client`, its two transports and its elicitation request schema (each release its own classes). */
+interface SdkV1 {
+  readonly Client: new (info: typeof INFO, options: { capabilities: { elicitation: object } }) => {
+    setRequestHandler(schema: never, handler: (request: { params: { message: string } }) => Promise<unknown>): void;
+    connect(transport: never): Promise<void>;
+  };
+  readonly Stdio: new (options: { command: string; args: string[]; stderr: "pipe" }) => object & { readonly stderr: unknown };
+  readonly Http: new (url: URL) => object;
+  readonly ElicitRequestSchema: unknown;
+}
+
+/** An SDK v1 `Client` of one release (`sdk`), which must end up speaking `protocolVersion` with a dual-era server. */
+function sdkV1(name: string, protocolVersion: string, sdk: SdkV1): ClientKind {
+  return {
+    name,
+    expected: { era: "legacy", protocolVersion },
+    async connect(endpoint, elicited, stderr) {
+      const client = new sdk.Client(INFO, { capabilities: { elicitation: {} } });
+      client.setRequestHandler(sdk.ElicitRequestSchema as never, async (request) => {
+        elicited.push(request.params.message);
+        return { action: "accept", content: { name: NAME } };
+      });
+      const transport =
+        endpoint.transport === "stdio" ? new sdk.Stdio({ command: process.execPath, args: [...endpoint.args], stderr: "pipe" }) : new sdk.Http(new URL(endpoint.url));
+      if (transport instanceof sdk.Stdio) collect(transport.stderr as Readable | null, stderr);
+      const wire = recordWire(transport);
+      await client.connect(transport as never);
+      return { client: client as unknown as ClientFace, wire };
+    },
+  };
+}
+
+const SDK_V1 = sdkV1("SDK v1 Client (@modelcontextprotocol/sdk 1.32.2)", "2025-11-25", { Client: ClientV1, Stdio: StdioV1, Http: HttpV1, ElicitRequestSchema } as unknown as SdkV1);
 
 /** SDK 1.17.5: 2025-06-18 at the latest; before this project's default scaffold served 2025-06-18 it failed to connect ("Server's protocol version is not supported: 2025-11-25", helper-155). */
-const SDK_V1_17: ClientKind = {
-  name: "SDK v1 Client of 1.17.5 (@modelcontextprotocol/sdk-1.17)",
-  expected: { era: "legacy", protocolVersion: "2025-06-18" },
-  async connect(endpoint, elicited, stderr) {
-    const client = new ClientV117(INFO, { capabilities: { elicitation: {} } });
-    client.setRequestHandler(ElicitRequestSchemaV117, async (request) => {
-      elicited.push(request.params.message);
-      return { action: "accept", content: { name: NAME } };
-    });
-    const transport =
-      endpoint.transport === "stdio"
-        ? new StdioV117({ command: process.execPath, args: [...endpoint.args], stderr: "pipe" })
-        : new HttpV117(new URL(endpoint.url));
-    if (transport instanceof StdioV117) collect(transport.stderr as Readable | null, stderr);
-    const wire = recordWire(transport);
-    await client.connect(transport as Parameters<typeof client.connect>[0]);
-    return { client: client as unknown as ClientFace, wire };
-  },
-};
+const SDK_V1_17 = sdkV1("SDK v1 Client of 1.17.5 (@modelcontextprotocol/sdk-1.17)", "2025-06-18", {
+  Client: ClientV117,
+  Stdio: StdioV117,
+  Http: HttpV117,
+  ElicitRequestSchema: ElicitRequestSchemaV117,
+} as unknown as SdkV1);
 
 function sdkV2(mode: "default" | "auto" | "pinned"): ClientKind {
   const negotiation = mode === "default" ? {} : { versionNegotiation: { mode: mode === "auto" ? ("auto" as const) : { pin: "2026-07-28" } } };

@@ -293,6 +293,46 @@ describe("tools widened by 2026-07-28, to a legacy client", () => {
   });
 });
 
+describe("content blocks an older legacy revision lacks", () => {
+  it("a resource_link or audio block goes to a 2024-11-05 client as a text block saying what it was, told to onError once; not the whole answer -32603 (helper-157)", async () => {
+    const dir = await generateInto("dual-era/2024-11-05-content", { schema: { specDir: SPEC_DIR, version: "2024-11-05" }, docs: "none" });
+    const oldest = ((await import(join(dir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
+    const link = { type: "resource_link", uri: "file:///notes/a.txt", name: "a.txt" };
+    const audio = { type: "audio", data: "AAAA", mimeType: "audio/wav" };
+    const content = [{ type: "text", text: "see" }, link, audio];
+    const d = dual(
+      {
+        tools: [{ definition: { name: "links", inputSchema: { type: "object", properties: {} } }, call: () => ({ content }) }] as never,
+        handlers: { "prompts/get": () => ({ messages: [{ role: "user", content: { type: "text", text: "hi" } }, { role: "assistant", content: link }] }) },
+        capabilities: { tools: {}, prompts: {} },
+      },
+      [MODERN, oldest],
+    );
+    const client = legacyClient(d);
+    expect((await client.open("2024-11-05", {}))?.result?.["protocolVersion"]).toBe("2024-11-05");
+    const call = await client.send(legacy(1, "tools/call", { name: "links", arguments: {} }));
+    expect(call?.result?.["content"]).toEqual([
+      { type: "text", text: "see" },
+      { type: "text", text: "a.txt: file:///notes/a.txt" },
+      { type: "text", text: "(audio content left out: protocol 2024-11-05 has no such content)" },
+    ]);
+    expect(legacyErrors("CallToolResult", call?.result)).toEqual([]);
+    expect((await client.send(legacy(2, "prompts/get", { name: "p" })))?.result?.["messages"]).toEqual([
+      { role: "user", content: { type: "text", text: "hi" } },
+      { role: "assistant", content: { type: "text", text: "a.txt: file:///notes/a.txt" } },
+    ]);
+    await client.send(legacy(3, "tools/call", { name: "links", arguments: {} }));
+    // Told once per method and types, not at each call; the handler's own objects are as it made them.
+    expect(logged.map((l) => String((l.error as Error).message))).toEqual([
+      "tools/call to a 2024-11-05 client turns content it cannot take into text: audio, resource_link",
+      "prompts/get to a 2024-11-05 client turns content it cannot take into text: resource_link",
+    ]);
+    expect(content).toEqual([{ type: "text", text: "see" }, link, audio]);
+    // A modern client gets the blocks as they are.
+    expect((await d.handle(modern(4, "tools/call", { name: "links", arguments: {} })))?.result?.["content"]).toEqual(content);
+  });
+});
+
 describe("a tool's structuredContent against its outputSchema, to a legacy client", () => {
   it("is checked when the handler writes the handler revision's resultType complete (helper-128: a legacy client got structuredContent the schema refuses, nothing logged)", async () => {
     const OUT = { name: "count", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } };

@@ -1368,28 +1368,33 @@ describe("Streamable HTTP transport, hardened", () => {
     }
   });
 
+  /** A tool `together` whose calls all answer 4 MiB at one moment, when `open` is called; and `big`, 14 MiB at once. */
+  const gated = () => {
+    const gate = { called: 0, open: () => {} };
+    const opened = new Promise<void>((resolve) => (gate.open = resolve));
+    const tools = [
+      {
+        definition: { name: "together", inputSchema: NO_ARGS },
+        call: async () => {
+          gate.called++;
+          await opened;
+          return text("x".repeat(4 * 2 ** 20));
+        },
+      },
+      { definition: { name: "big", inputSchema: NO_ARGS }, call: async () => text("x".repeat(14 * 2 ** 20)) },
+    ];
+    return { gate, dispatcher: m.dispatch.createServerDispatcher({ serverInfo: SERVER_INFO, capabilities: { tools: {} }, tools }) };
+  };
+
   it("serves whole the answers written at one moment to clients that read at once, though they pass 128 MiB for an instant (helper-154: 31 of 40 were cut)", async () => {
     // Forty clients that read as they receive, whose 4 MiB answers are written in one moment, once all forty are called.
-    let called = 0;
-    let open = () => {};
-    const opened = new Promise<void>((resolve) => (open = resolve));
-    const d = m.dispatch.createServerDispatcher({
-      serverInfo: SERVER_INFO,
-      capabilities: { tools: {} },
-      tools: [
-        {
-          definition: { name: "together", inputSchema: NO_ARGS },
-          call: async () => {
-            if (++called === 40) open();
-            await opened;
-            return text("x".repeat(4 * 2 ** 20));
-          },
-        },
-      ],
-    });
-    const s = await m.http.serveHttp(d, { port: 0, shutdownGraceMs: 200 });
+    const { gate, dispatcher } = gated();
+    const s = await m.http.serveHttp(dispatcher, { port: 0, shutdownGraceMs: 200 });
     servers.push(s);
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => post(s.url, call(i, "together"))));
+    const answering = Promise.all(Array.from({ length: 40 }, (_, i) => post(s.url, call(i, "together"))));
+    await within(until(() => gate.called === 40), 10_000, "the calls");
+    gate.open();
+    const answers = await answering;
     const whole = answers.filter((a) => a.status === 200 && (JSON.parse(a.body) as { result: { content: { text: string }[] } }).result.content[0]!.text.length === 4 * 2 ** 20);
     expect(whole).toHaveLength(40);
   });
@@ -1397,35 +1402,18 @@ describe("Streamable HTTP transport, hardened", () => {
   it("serves whole the answers of requests answered on a stream after keepAliveMs of silence, written at one moment, though the server was behind elsewhere while they waited", async () => {
     // Forty clients that read as they receive, whose tool is silent past keepAliveMs (their answers go on SSE streams opened
     // then), and whose 4 MiB answers are written in one moment, once the test opens the gate.
-    let called = 0;
-    let open = () => {};
-    const opened = new Promise<void>((resolve) => (open = resolve));
-    const d = m.dispatch.createServerDispatcher({
-      serverInfo: SERVER_INFO,
-      capabilities: { tools: {} },
-      tools: [
-        {
-          definition: { name: "together", inputSchema: NO_ARGS },
-          call: async () => {
-            called++;
-            await opened;
-            return text("x".repeat(4 * 2 ** 20));
-          },
-        },
-        { definition: { name: "big", inputSchema: NO_ARGS }, call: async () => text("x".repeat(14 * 2 ** 20)) },
-      ],
-    });
-    const s = await m.http.serveHttp(d, { port: 0, shutdownGraceMs: 200, keepAliveMs: 100 });
+    const { gate, dispatcher } = gated();
+    const s = await m.http.serveHttp(dispatcher, { port: 0, shutdownGraceMs: 200, keepAliveMs: 100 });
     servers.push(s);
     const answers = Promise.all(Array.from({ length: 40 }, (_, i) => post(s.url, call(i, "together")).catch(() => ({ status: 0, body: "" }))));
-    await within(until(() => called === 40), 10_000, "the calls");
+    await within(until(() => gate.called === 40), 10_000, "the calls");
     await sleep(300);
     // Meanwhile a client reads nothing of a 14 MiB answer for a second and a half, then goes: the server counted it behind.
     const stalled = unreadingClients(s, [call("s", "big")], "application/json");
     await sleep(1500);
     stalled.close();
     await sleep(50);
-    open();
+    gate.open();
     const whole = (await answers).filter((a) => a.status === 200 && (lastMessage(a.body).result as { content: { text: string }[] } | undefined)?.content[0]?.text.length === 4 * 2 ** 20);
     expect(whole).toHaveLength(40);
   });

@@ -1483,6 +1483,23 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
           report(new TypeError(leftOut), { method, id, reason: "invalid-result" });
         }
       }
+      // Content blocks of a type the client's revision lacks (resource_link before 2025-06-18, audio before 2025-03-26):
+      // each becomes a text block saying what it was, rather than the whole answer an error.
+      const blocks = !parsed.ok && serving.adapt ? unfitContent(parsed.issues, method, result) : undefined;
+      if (blocks !== undefined) {
+        const types = new Set<string>();
+        for (const { block, replace } of blocks) {
+          const type = String(own(block, "type"));
+          types.add(type);
+          replace({ type: "text", text: contentAsText(type, block, serving.revision.protocolVersion) });
+        }
+        parsed = serving.revision.parseResult(method as never, result);
+        const told = method + " to a " + serving.revision.protocolVersion + " client turns content it cannot take into text: " + [...types].sort().join(", ");
+        if (parsed.ok && !toldLeftOut.has(told)) {
+          if (toldLeftOut.size < MAX_TOLD_LEFT_OUT) toldLeftOut.add(told);
+          report(new TypeError(told), { method, id, reason: "invalid-result" });
+        }
+      }
       if (!parsed.ok) {
         report(new TypeError("the " + method + " handler returned a malformed result: " + describeIssues(parsed.issues)), { method, id, reason: "invalid-result" });
         return errorOf(id, -32603, "Internal error");
@@ -2421,6 +2438,44 @@ function unfitTools(issues: readonly { readonly path: string; readonly keyword?:
     found.add(Number(match[1]));
   }
   return found.size === 0 ? undefined : found;
+}
+
+/**
+ * The content blocks `issues` refuse for their type alone (`/content/N/type` of a `tools/call` result,
+ * `/messages/N/content/type` of a `prompts/get` one), each with a `replace` that puts another block
+ * in its place, when every issue is such one; else `undefined`. The arrays and messages replaced are
+ * copies put in `result`: the handler's own objects are not changed.
+ */
+function unfitContent(issues: readonly { readonly path: string }[], method: string, result: JsonObject): { readonly block: JsonObject; replace(by: JsonObject): void }[] | undefined {
+  const pattern = method === "tools/call" ? /^\/content\/(\d+)\/type$/ : method === "prompts/get" ? /^\/messages\/(\d+)\/content\/type$/ : undefined;
+  const list: unknown = own(result, method === "tools/call" ? "content" : "messages");
+  if (pattern === undefined || issues.length === 0 || !Array.isArray(list)) return undefined;
+  const found: { readonly block: JsonObject; replace(by: JsonObject): void }[] = [];
+  let copy: unknown[] | undefined;
+  const at = (): unknown[] => (copy ??= result[method === "tools/call" ? "content" : "messages"] = [...list]);
+  for (const issue of issues) {
+    const match = pattern.exec(issue.path);
+    if (match === null) return undefined;
+    const n = Number(match[1]);
+    const item: unknown = list[n];
+    if (method === "tools/call") {
+      if (!isPlainObject(item)) return undefined;
+      found.push({ block: item, replace: (by) => (at()[n] = by) });
+    } else {
+      const block: unknown = isPlainObject(item) ? own(item, "content") : undefined;
+      if (!isPlainObject(block)) return undefined;
+      found.push({ block, replace: (by) => (at()[n] = { ...(item as JsonObject), content: by }) });
+    }
+  }
+  return found;
+}
+
+/** What a content block a client's revision cannot carry says as text: a resource link its name and URI, another its type left out. */
+function contentAsText(type: string, block: JsonObject, protocolVersion: string): string {
+  const uri = own(block, "uri");
+  const name = own(block, "name");
+  if (typeof uri === "string") return (typeof name === "string" && name !== "" ? name + ": " : "") + uri;
+  return "(" + type + " content left out: protocol " + protocolVersion + " has no such content)";
 }
 
 /** The message of the `-32603` answer to a request whose deadline aborted: its reason when that is a string. */
