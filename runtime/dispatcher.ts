@@ -320,7 +320,8 @@ export interface DispatchErrorInfo {
    * `invalid-outgoing`: a handler's notification or request was not sent: it failed the schema of
    * the revision its client speaks (or that revision has no such message), or does not belong on
    * the request's stream; one that needs a server capability left out of `options.capabilities`
-   * (log messages: `logging`) is told of once per method, not at each call.
+   * (log messages: `logging`) is told of once per method, and progress from a request that gave
+   * no `progressToken` once per request method, not at each call.
    * `unadvertised-handler`: reported once, when the dispatcher is made, for each handler (and for
    * `options.tools`, as `tools/list`, unless a `tools/list` handler is given) that the clients of no
    * revision served reach, its server capability left out of `options.capabilities`: its method is
@@ -829,7 +830,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     ((error: unknown, info: DispatchErrorInfo) => {
       PLATFORM.console?.error("mcp dispatcher: " + info.reason + " in " + info.method, error);
     });
-  /** The notification methods whose capability the server does not advertise that a handler sent, told of once each. */
+  /**
+   * What handlers sent that is dropped the same way at every call, told of once each: a notification method whose
+   * capability the server does not advertise, and progress from a request method whose requests gave no progressToken.
+   */
   const toldUnadvertised = new Set<string>();
   /** The reports of tools left out of a legacy `tools/list` already made (at most {@link MAX_TOLD_LEFT_OUT}). */
   const toldLeftOut = new Set<string>();
@@ -1966,7 +1970,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         if ((!legacy && threshold === undefined) || !levelReaches(of, own(sent, "level"), threshold)) return "";
       }
       if (notification.method !== PROGRESS) return undefined;
-      if (progressToken === undefined) return "the request gave no progressToken";
+      if (progressToken === undefined) {
+        // The same for every request of the method whose client asks for no progress: told of once a method.
+        if (toldUnadvertised.has("progress of " + method)) return "";
+        toldUnadvertised.add("progress of " + method);
+        return "the request gave no progressToken (check context.progressToken first; told of once for " + method + ")";
+      }
       if (own(sent, "progressToken") !== progressToken) return "its progressToken is not the request's (" + idText(progressToken as DispatchRequestId) + ")";
       const progress = own(sent, "progress") as number;
       if (!(progress > lastProgress)) return progress <= progressBeforeCall ? "" : "its progress (" + progress + ") does not increase on the last one sent (" + lastProgress + ")";

@@ -131,9 +131,9 @@ export interface HttpOptions {
    */
   readonly maxBodyBytesInFlight?: number;
   /**
-   * SSE keep-alive comment interval on open streams, in milliseconds; a request (which a client
-   * accepting `text/event-stream` sent) whose handler sends nothing for this long is answered on such
-   * a stream instead of as JSON, so that a proxy's read timeout does not end it. An integer of at
+   * SSE keep-alive comment interval on open streams, in milliseconds; a request whose `Accept` names
+   * `text/event-stream` and whose handler sends nothing for this long is answered on such a stream
+   * instead of as JSON, so that a proxy's read timeout does not end it. An integer of at
    * least 1, or `Infinity` (past what a timer holds, about 24.8 days: no comments, and no request
    * answered on a stream for its silence); else `RangeError`. Default: 15000.
    */

@@ -1672,7 +1672,7 @@ describe("a write whose input changed lists the protocol changes (helper-100: on
     // is clean and the earlier input gone).
     expect(write.stdout.split("\n")).toEqual([
       `${out}: 1 written, 0 unchanged`,
-      `the protocol revisions changed since ${out} was generated: 2026-07-28 → 2026-09-01 (clients of 2026-07-28 are no longer served)`,
+      `the protocol revisions changed since ${out} was generated: 2026-07-28 → 2026-09-01 (2026-07-28 is no longer in the output)`,
       `the input of ${out} changed since it was generated: before.ts sha256 ${sha(BEFORE)}… → after.ts sha256 ${sha(AFTER)}…`,
       "protocol changes:",
       ...EXPECTED_TEXT.filter((line) => line !== "").map((line) => `  ${line}`),
@@ -1738,7 +1738,7 @@ describe("a write whose input changed lists the protocol changes (helper-100: on
     const write = await cli(...args);
     expect(write.code).toBe(0);
     expect(write.stdout.split("\n").slice(1)).toEqual([
-      `the protocol revisions changed since ${out} was generated: 2026-07-28, 2025-11-25 → 2026-12-01, 2025-11-25 (clients of 2026-07-28 are no longer served)`,
+      `the protocol revisions changed since ${out} was generated: 2026-07-28, 2025-11-25 → 2026-12-01, 2025-11-25 (2026-07-28 is no longer in the output)`,
       ...moved,
       `removed (this run does not produce them): ${out}/2026-07-28/types.ts`,
       "",

@@ -549,12 +549,6 @@ function paramsShapes(model: Model, request: MethodFact): ObjectType[] | undefin
 }
 
 /**
- * The notifications a multi-revision dispatcher's `publish` takes: the handler revision's
- * `subscriptions/listen` filters', and each other legacy revision's server→client notifications
- * gated by a server capability (list changes, resource updates, log messages), which the core
- * pushes to legacy sessions.
- */
-/**
  * The client→server notifications a legacy revision served has and the handler revision does not
  * (`notifications/initialized`, `notifications/roots/list_changed`): handlers of them take the
  * params as sent. A union of JSON strings, or `""` when there are none.
@@ -569,6 +563,12 @@ export function legacyNotificationMethods(handler: RevisionFacts, others: readon
   return methods.size === 0 ? "" : unionOf([...methods].sort());
 }
 
+/**
+ * The notifications a multi-revision dispatcher's `publish` takes: the handler revision's
+ * `subscriptions/listen` filters', and each other legacy revision's server→client notifications
+ * gated by a server capability (list changes, resource updates, log messages), which the core
+ * pushes to legacy sessions.
+ */
 export function publishMethods(handler: RevisionFacts, others: readonly RevisionFacts[]): string {
   const methods = new Set<string>();
   const sub = handler.facts.rules.subscriptions;
