@@ -1487,15 +1487,19 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       }
       // Content blocks of a type the client's revision lacks (resource_link before 2025-06-18, audio before 2025-03-26):
       // each becomes a text block saying what it was, rather than the whole answer an error.
-      const blocks = !parsed.ok && serving.adapt ? unfitContent(parsed.issues, method, result) : undefined;
+      // A validation stops after MAX_ISSUES issues: the blocks past them are found in another round, each of which replaces at least one.
+      let blocks = !parsed.ok && serving.adapt ? unfitContent(parsed.issues, method, result) : undefined;
       if (blocks !== undefined) {
         const types = new Set<string>();
-        for (const { block, replace } of blocks) {
-          const type = String(own(block, "type"));
-          types.add(type);
-          replace({ type: "text", text: contentAsText(type, block, serving.revision.protocolVersion) });
+        while (blocks !== undefined) {
+          for (const { block, replace } of blocks) {
+            const type = String(own(block, "type"));
+            types.add(type);
+            replace({ type: "text", text: contentAsText(type, block, serving.revision.protocolVersion) });
+          }
+          parsed = serving.revision.parseResult(method as never, result);
+          blocks = parsed.ok ? undefined : unfitContent(parsed.issues, method, result);
         }
-        parsed = serving.revision.parseResult(method as never, result);
         const told = method + " to a " + serving.revision.protocolVersion + " client turns content it cannot take into text: " + [...types].sort().join(", ");
         if (parsed.ok && !toldLeftOut.has(told)) {
           if (toldLeftOut.size < MAX_TOLD_LEFT_OUT) toldLeftOut.add(told);
@@ -2450,10 +2454,11 @@ function unfitTools(issues: readonly { readonly path: string; readonly keyword?:
 /**
  * The content blocks `issues` refuse for their type alone (`/content/N/type` of a `tools/call` result,
  * `/messages/N/content/type` of a `prompts/get` one), each with a `replace` that puts another block
- * in its place, when every issue is such one; else `undefined`. The arrays and messages replaced are
+ * in its place, when every issue is such one (but the one saying the validation stopped at MAX_ISSUES:
+ * the blocks past those are found once these are replaced); else `undefined`. The arrays and messages replaced are
  * copies put in `result`: the handler's own objects are not changed.
  */
-function unfitContent(issues: readonly { readonly path: string }[], method: string, result: JsonObject): { readonly block: JsonObject; replace(by: JsonObject): void }[] | undefined {
+function unfitContent(issues: readonly { readonly path: string; readonly keyword?: string }[], method: string, result: JsonObject): { readonly block: JsonObject; replace(by: JsonObject): void }[] | undefined {
   const pattern = method === "tools/call" ? /^\/content\/(\d+)\/type$/ : method === "prompts/get" ? /^\/messages\/(\d+)\/content\/type$/ : undefined;
   const list: unknown = own(result, method === "tools/call" ? "content" : "messages");
   if (pattern === undefined || issues.length === 0 || !Array.isArray(list)) return undefined;
@@ -2461,6 +2466,7 @@ function unfitContent(issues: readonly { readonly path: string }[], method: stri
   let copy: unknown[] | undefined;
   const at = (): unknown[] => (copy ??= result[method === "tools/call" ? "content" : "messages"] = [...list]);
   for (const issue of issues) {
+    if (issue.path === "" && issue.keyword === "maxIssues") continue;
     const match = pattern.exec(issue.path);
     if (match === null) return undefined;
     const n = Number(match[1]);
@@ -2474,7 +2480,7 @@ function unfitContent(issues: readonly { readonly path: string }[], method: stri
       found.push({ block, replace: (by) => (at()[n] = { ...(item as JsonObject), content: by }) });
     }
   }
-  return found;
+  return found.length === 0 ? undefined : found;
 }
 
 /** What a content block a client's revision cannot carry says as text: a resource link its name and URI, another its type left out. */

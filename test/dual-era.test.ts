@@ -331,6 +331,31 @@ describe("content blocks an older legacy revision lacks", () => {
     // A modern client gets the blocks as they are.
     expect((await d.handle(modern(4, "tools/call", { name: "links", arguments: {} })))?.result?.["content"]).toEqual(content);
   });
+
+  it("more such blocks than a validation lists (100) are all turned into text, not the whole answer -32603", async () => {
+    const dir = await generateInto("dual-era/2024-11-05-content", { schema: { specDir: SPEC_DIR, version: "2024-11-05" }, docs: "none" });
+    const oldest = ((await import(join(dir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
+    const links = Array.from({ length: 250 }, (_, i) => ({ type: "resource_link", uri: "file:///notes/" + String(i), name: String(i) }));
+    const d = dual(
+      {
+        tools: [{ definition: { name: "links", inputSchema: { type: "object", properties: {} } }, call: () => ({ content: links }) }] as never,
+        handlers: { "prompts/get": () => ({ messages: links.map((content) => ({ role: "user", content })) }) },
+        capabilities: { tools: {}, prompts: {} },
+      },
+      [MODERN, oldest],
+    );
+    const client = legacyClient(d);
+    await client.open("2024-11-05", {});
+    const texts = links.map((l) => ({ type: "text", text: l.name + ": " + l.uri }));
+    const call = await client.send(legacy(1, "tools/call", { name: "links", arguments: {} }));
+    expect(call?.result?.["content"]).toEqual(texts);
+    expect(legacyErrors("CallToolResult", call?.result)).toEqual([]);
+    expect((await client.send(legacy(2, "prompts/get", { name: "p" })))?.result?.["messages"]).toEqual(texts.map((content) => ({ role: "user", content })));
+    expect(logged.map((l) => String((l.error as Error).message))).toEqual([
+      "tools/call to a 2024-11-05 client turns content it cannot take into text: resource_link",
+      "prompts/get to a 2024-11-05 client turns content it cannot take into text: resource_link",
+    ]);
+  });
 });
 
 describe("a tool's structuredContent against its outputSchema, to a legacy client", () => {
