@@ -332,6 +332,21 @@ describe("content blocks an older legacy revision lacks", () => {
     expect((await d.handle(modern(4, "tools/call", { name: "links", arguments: {} })))?.result?.["content"]).toEqual(content);
   });
 
+  it("a block the handler revision refuses too (a type no revision has, a resource_link without its uri) is -32603 to a legacy client as to a modern one, not turned into text", async () => {
+    const dir = await generateInto("dual-era/2024-11-05-content", { schema: { specDir: SPEC_DIR, version: "2024-11-05" }, docs: "none" });
+    const oldest = ((await import(join(dir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
+    let content: Json[] = [];
+    const d = dual({ tools: [{ definition: { name: "bad", inputSchema: { type: "object", properties: {} } }, call: () => ({ content }) }] as never, capabilities: { tools: {} } }, [MODERN, oldest]);
+    const client = legacyClient(d);
+    await client.open("2024-11-05", {});
+    for (const block of [{ type: "nonsense" }, { type: "resource_link", name: "a.txt" }, { type: "audio", mimeType: "audio/wav" }]) {
+      content = [block];
+      expect(await client.send(legacy(1, "tools/call", { name: "bad", arguments: {} }))).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
+      expect(await d.handle(modern(2, "tools/call", { name: "bad", arguments: {} }))).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
+    }
+    expect(logged.filter((l) => String((l.error as Error).message).includes("into text"))).toEqual([]);
+  });
+
   it("more such blocks than a validation lists (100) are all turned into text, not the whole answer -32603", async () => {
     const dir = await generateInto("dual-era/2024-11-05-content", { schema: { specDir: SPEC_DIR, version: "2024-11-05" }, docs: "none" });
     const oldest = ((await import(join(dir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;

@@ -1490,7 +1490,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       // Content blocks of a type the client's revision lacks (resource_link before 2025-06-18, audio before 2025-03-26):
       // each becomes a text block saying what it was, rather than the whole answer an error.
       // A validation stops after MAX_ISSUES issues: the blocks past them are found in another round, each of which replaces at least one.
-      let blocks = !parsed.ok && serving.adapt ? unfitContent(parsed.issues, method, result) : undefined;
+      // A block the handler revision refuses too (a type no revision has, a resource_link without its uri) is a server bug, answered -32603 as to a modern client.
+      const asHandlerRevision = revision.validatorsByType["ContentBlock"];
+      const fit = (found: ReturnType<typeof unfitContent>) =>
+        found !== undefined && (asHandlerRevision === undefined || found.every(({ block }) => asHandlerRevision(block).ok)) ? found : undefined;
+      let blocks = !parsed.ok && serving.adapt ? fit(unfitContent(parsed.issues, method, result)) : undefined;
       if (blocks !== undefined) {
         const types = new Set<string>();
         while (blocks !== undefined) {
@@ -1500,7 +1504,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
             replace({ type: "text", text: contentAsText(type, block, serving.revision.protocolVersion) });
           }
           parsed = serving.revision.parseResult(method as never, result);
-          blocks = parsed.ok ? undefined : unfitContent(parsed.issues, method, result);
+          blocks = parsed.ok ? undefined : fit(unfitContent(parsed.issues, method, result));
         }
         const told = method + " to a " + serving.revision.protocolVersion + " client turns content it cannot take into text: " + [...types].sort().join(", ");
         if (parsed.ok && !toldLeftOut.has(told)) {
