@@ -834,7 +834,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * What handlers sent that is dropped the same way at every call, told of once each: a notification method whose
    * capability the server does not advertise, and progress from a request method whose requests gave no progressToken.
    */
-  const toldUnadvertised = new Set<string>();
+  const toldOnce = new Set<string>();
   /** The reports of tools left out of a legacy `tools/list` already made (at most {@link MAX_TOLD_LEFT_OUT}). */
   const toldLeftOut = new Set<string>();
   const defaultChannel = {};
@@ -1489,11 +1489,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       // each becomes a text block saying what it was, rather than the whole answer an error.
       // A validation stops after MAX_ISSUES issues: the blocks past them are found in another round, each of which replaces at least one.
       // A block the handler revision refuses too (a type no revision has, a resource_link without its uri) is a server bug, answered -32603 as to a modern client.
-      const asHandlerRevision = revision.validatorsByType["ContentBlock"];
-      const fit = (found: ReturnType<typeof unfitContent>) =>
-        found !== undefined && (asHandlerRevision === undefined || found.every(({ block }) => asHandlerRevision(block).ok)) ? found : undefined;
-      let blocks = !parsed.ok && serving.adapt ? fit(unfitContent(parsed.issues, method, result)) : undefined;
-      if (blocks !== undefined) {
+      if (!parsed.ok && serving.adapt) {
+        const asHandlerRevision = revision.validatorsByType["ContentBlock"];
+        const fit = (found: ReturnType<typeof unfitContent>) =>
+          found !== undefined && (asHandlerRevision === undefined || found.every(({ block }) => asHandlerRevision(block).ok)) ? found : undefined;
+        let blocks = fit(unfitContent(parsed.issues, method, result));
         const types = new Set<string>();
         while (blocks !== undefined) {
           for (const { block, replace } of blocks) {
@@ -1504,8 +1504,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
           parsed = serving.revision.parseResult(method as never, result);
           blocks = parsed.ok ? undefined : fit(unfitContent(parsed.issues, method, result));
         }
-        const told = method + " to a " + serving.revision.protocolVersion + " client turns content it cannot take into text: " + [...types].sort().join(", ");
-        if (parsed.ok && !toldLeftOut.has(told)) {
+        const told = types.size > 0 && parsed.ok ? method + " to a " + serving.revision.protocolVersion + " client turns content it cannot take into text: " + [...types].sort().join(", ") : undefined;
+        if (told !== undefined && !toldLeftOut.has(told)) {
           if (toldLeftOut.size < MAX_TOLD_LEFT_OUT) toldLeftOut.add(told);
           report(new TypeError(told), { method, id, reason: "invalid-result" });
         }
@@ -1960,8 +1960,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       const gate = of.methodInfo(notification.method)?.capability;
       if (gate?.side === "server" && !hasCapability(capabilities, gate.path)) {
         // A setting, the same at every call: told of once (a handler that logs would else be reported at each message).
-        if (toldUnadvertised.has(notification.method)) return "";
-        toldUnadvertised.add(notification.method);
+        if (toldOnce.has(notification.method)) return "";
+        toldOnce.add(notification.method);
         return (
           "the server does not advertise " + gate.path.join(".") + " (options.capabilities, which replaces the capabilities derived from the handlers: list them all); " +
           "such notifications are dropped, told of this once"
@@ -1980,8 +1980,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (notification.method !== PROGRESS) return undefined;
       if (progressToken === undefined) {
         // The same for every request of the method whose client asks for no progress: told of once a method.
-        if (toldUnadvertised.has("progress of " + method)) return "";
-        toldUnadvertised.add("progress of " + method);
+        if (toldOnce.has("progress of " + method)) return "";
+        toldOnce.add("progress of " + method);
         return "the request gave no progressToken (check context.progressToken first; told of once for " + method + ")";
       }
       if (own(sent, "progressToken") !== progressToken) return "its progressToken is not the request's (" + idText(progressToken as DispatchRequestId) + ")";
@@ -2464,11 +2464,12 @@ function unfitTools(issues: readonly { readonly path: string; readonly keyword?:
  */
 function unfitContent(issues: readonly { readonly path: string; readonly keyword?: string }[], method: string, result: JsonObject): { readonly block: JsonObject; replace(by: JsonObject): void }[] | undefined {
   const pattern = method === "tools/call" ? /^\/content\/(\d+)\/type$/ : method === "prompts/get" ? /^\/messages\/(\d+)\/content\/type$/ : undefined;
-  const list: unknown = own(result, method === "tools/call" ? "content" : "messages");
+  const key = method === "tools/call" ? "content" : "messages";
+  const list: unknown = own(result, key);
   if (pattern === undefined || issues.length === 0 || !Array.isArray(list)) return undefined;
   const found: { readonly block: JsonObject; replace(by: JsonObject): void }[] = [];
   let copy: unknown[] | undefined;
-  const at = (): unknown[] => (copy ??= result[method === "tools/call" ? "content" : "messages"] = [...list]);
+  const at = (): unknown[] => (copy ??= result[key] = [...list]);
   for (const issue of issues) {
     if (issue.path === "" && issue.keyword === "maxIssues") continue;
     const match = pattern.exec(issue.path);

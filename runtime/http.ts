@@ -310,7 +310,17 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * POSTs get JSON, without the notifications that would need a stream.
  */
 export function acceptsEventStream(accept: string | undefined): boolean {
-  if (accept === undefined) return true;
+  return eventStreamAccepted(accept) !== undefined;
+}
+
+/**
+ * How an `Accept` header value takes an SSE stream, read as {@link acceptsEventStream} reads it:
+ * `"named"` when the range taking it is `text/event-stream` itself, `"range"` when a wider one is
+ * (`text/*`, the any-type wildcard, or no header at all: curl's and scripts' way, which may parse JSON
+ * only), `undefined` when it is refused.
+ */
+function eventStreamAccepted(accept: string | undefined): "named" | "range" | undefined {
+  if (accept === undefined) return "range";
   let specificity = 0;
   let weight = 0;
   for (const range of accept.split(",")) {
@@ -323,20 +333,7 @@ export function acceptsEventStream(accept: string | undefined): boolean {
     weight = rank > specificity ? taken : Math.max(weight, taken);
     specificity = rank;
   }
-  return weight > 0;
-}
-
-/**
- * Whether an `Accept` header names `text/event-stream` itself, with a weight above 0: a client
- * that takes any type (an Accept of all types, or none: curl, a script) may not read a stream it did not ask for.
- */
-function namesEventStream(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  return accept.split(",").some((range) => {
-    const [type = "", ...params] = range.split(";").map((part) => part.trim().toLowerCase());
-    const q = params.find((param) => /^q\s*=/.test(param));
-    return type === "text/event-stream" && (q === undefined || Number(q.slice(q.indexOf("=") + 1).trim()) > 0);
-  });
+  return weight > 0 ? (specificity === 3 ? "named" : "range") : undefined;
 }
 
 /**
@@ -1196,7 +1193,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const id = request === undefined ? undefined : own(request, "id");
     const listen = request !== undefined && own(request, "method") === LISTEN;
     if (listen && streams >= maxSubscriptions) return unavailable(res, id, tooManyStreams);
-    const eventStream = acceptsEventStream(header(req, "accept"));
+    const acceptance = eventStreamAccepted(header(req, "accept"));
+    const eventStream = acceptance !== undefined;
     // A subscriptions/listen is answered only by the stream: as JSON it would wait, unanswered and with nothing sent, until the server closed.
     if (listen && !route.legacy && !eventStream) {
       return sendJson(res, 406, errorBody(id, -32600, `Not acceptable: ${LISTEN} is answered with a text/event-stream stream; send Accept: application/json, text/event-stream`));
@@ -1240,7 +1238,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     // A request whose handler is silent for keepAliveMs gets its stream and a first comment then, so that a proxy's read
     // timeout (nginx: 60 s) or a client's idle timeout does not end a long tool call answered as JSON; when its Accept names
     // text/event-stream (a client taking anything may parse JSON only).
-    if (asks && eventStream && keepsAlive && namesEventStream(header(req, "accept"))) {
+    if (asks && acceptance === "named" && keepsAlive) {
       quiet = setTimeout(() => {
         quiet = undefined;
         if (sse || res.headersSent || res.writableEnded || controller.signal.aborted) return;
@@ -1390,8 +1388,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const problem = versionProblem(req, found.record);
     if (problem !== undefined) return sendJson(res, 400, errorBody(undefined, -32600, problem));
     // Named (basic/transports: the client MUST list it), and not refused by q=0 (read as a POST's Accept is).
-    const accept = header(req, "accept") ?? "";
-    if (!/(?:^|,)\s*text\/event-stream\s*(?:;|,|$)/i.test(accept) || !acceptsEventStream(accept)) {
+    if (eventStreamAccepted(header(req, "accept") ?? "") !== "named") {
       return sendJson(res, 406, errorBody(undefined, -32600, "Not acceptable: the session's stream is text/event-stream; send Accept: text/event-stream"));
     }
     const session = found.session;

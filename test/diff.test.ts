@@ -1661,6 +1661,14 @@ describe("generate --check explains drift in the protocol's terms", () => {
   });
 });
 
+/** Copies the corpus's schemas of `versions` into `<dir>/spec/schema/<version>/schema.ts`: a spec folder a test may edit. */
+function copySpec(dir: string, versions: readonly string[]): void {
+  for (const version of versions) {
+    mkdirSync(join(dir, "spec", "schema", version), { recursive: true });
+    writeFileSync(join(dir, "spec", "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+  }
+}
+
 describe("a write whose input changed lists the protocol changes (helper-100: only --check said what a spec update changed)", () => {
   it("one schema: the input change, then the sections of `diff` counted", async () => {
     const out = join(scratchDir("write-input-changed"), "out");
@@ -1684,10 +1692,7 @@ describe("a write whose input changed lists the protocol changes (helper-100: on
 
   it("several revisions: each folder whose input changed, and none other", async () => {
     const dir = scratchDir("write-input-changed-multi");
-    for (const version of ["draft", "2025-11-25"]) {
-      mkdirSync(join(dir, "spec", "schema", version), { recursive: true });
-      writeFileSync(join(dir, "spec", "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
-    }
+    copySpec(dir, ["draft", "2025-11-25"]);
     const out = join(dir, "out");
     const args = ["generate", "--spec", join(dir, "spec"), "--spec-version", "draft,2025-11-25", "--out", out, "--targets", "types,validators"];
     expect((await cli(...args)).code).toBe(0);
@@ -1707,10 +1712,7 @@ describe("a write whose input changed lists the protocol changes (helper-100: on
 
   it("several revisions, the draft's protocol version moved on: --check and the write list the handler revision's changes against the one before (helper-153: only 'a new revision' and 'no longer generated', while the handlers' types changed)", async () => {
     const dir = scratchDir("write-handler-revision-moved");
-    for (const version of ["draft", "2025-11-25"]) {
-      mkdirSync(join(dir, "spec", "schema", version), { recursive: true });
-      writeFileSync(join(dir, "spec", "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
-    }
+    copySpec(dir, ["draft", "2025-11-25"]);
     const out = join(dir, "out");
     const args = ["generate", "--spec", join(dir, "spec"), "--spec-version", "draft,2025-11-25", "--out", out, "--targets", "types"];
     expect((await cli(...args)).code).toBe(0);
